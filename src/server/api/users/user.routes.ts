@@ -1,0 +1,50 @@
+/**
+ * /api/user: sign-in and sign-out, the caller's own account, and (admins) user management.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { authOf } from '../../auth/guards';
+import { clearSession, updateSession } from '../../auth/session';
+import { AppError, MSG } from '../../errors';
+import { ok } from '../../plumbing/envelope';
+import { USER_STATUS_ENABLED } from '../../../shared/roles';
+import { checkPassword, DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME } from '../../services/users/setup';
+import { findUserForLogin } from '../../services/users/user.repository';
+import { serializeLogin, serializeUser } from '../../services/users/user.serializer';
+import type { RouteDeps } from '../deps';
+
+const loginBody = {
+  type: 'object',
+  properties: { username: { type: 'string' }, password: { type: 'string' } },
+} as const;
+
+export function userRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.post<{ Body: { username?: string; password?: string } }>(
+      '/user/login',
+      { onRequest: critical, schema: { body: loginBody } },
+      async (request, reply) => {
+        if (!ctx.options.bool('PasswordLoginEnabled')) throw new AppError('管理员关闭了密码登录');
+        const username = (request.body?.username ?? '').trim();
+        const password = request.body?.password ?? '';
+        if (!username || !password) throw new AppError(MSG.invalidParams);
+        const user = await findUserForLogin(ctx.db, username);
+        const matches = user ? await checkPassword(password, user.password) : false;
+        if (!user || !matches || user.status !== USER_STATUS_ENABLED) throw new AppError('用户名或密码错误，或用户已被封禁');
+        updateSession(request, reply, { id: user.id, username: user.username });
+        const data = serializeLogin(user);
+        // Lets the console warn while the first-start credentials are still in use.
+        const defaultPassword = user.username === DEFAULT_ROOT_USERNAME && password === DEFAULT_ROOT_PASSWORD;
+        return ok({ ...data, default_password: defaultPassword });
+      },
+    );
+
+    app.get('/user/logout', async (_request, reply) => {
+      clearSession(reply);
+      return ok();
+    });
+
+    app.get('/user/self', { preHandler: guards.user }, async (request) => {
+      return ok(serializeUser(authOf(request).user, { withAccessToken: true }));
+    });
+  };
+}

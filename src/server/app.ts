@@ -1,0 +1,168 @@
+/**
+ * Builds the server: database and services first, then one Fastify instance serving the
+ * console's JSON API under /api and the built console with an SPA fallback.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
+import fastifyStatic from '@fastify/static';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase, parseDsn, type Db } from './db/connect';
+import { migrateToLatest } from './db/migrate';
+import { AppError, MSG } from './errors';
+import { registerApi } from './api';
+import { loadOptionSchemas, OptionsService } from './services/options/options.service';
+import { MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/rate-limit';
+import { ensureRootAccount } from './services/users/setup';
+
+export interface App {
+  server: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+/** Opens the database, migrates (master nodes), seeds options and the root account. */
+async function buildContext(config: Config): Promise<{ ctx: AppContext; database: Db }> {
+  const database = await openDatabase(parseDsn(config.sqlDsn, config.sqlitePath), { maxConnections: config.sqlMaxOpenConns });
+  try {
+    const isMaster = config.nodeType === 'master';
+    if (isMaster) await migrateToLatest(database.db, database.dialect);
+    let redis: Redis | undefined;
+    if (config.redisConnString) {
+      redis = new Redis(config.redisConnString, { lazyConnect: true, maxRetriesPerRequest: 2 });
+      await redis.connect();
+      await redis.ping();
+    }
+    const options = new OptionsService(database.db, database.dialect, loadOptionSchemas(config.schemasDir), redis);
+    await options.start(redis || config.memoryCacheEnabled ? config.syncFrequency : 0, isMaster);
+    const ctx: AppContext = {
+      config,
+      db: database.db,
+      dialect: database.dialect,
+      ...(redis ? { redis } : {}),
+      options,
+      rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+      startTime: Math.floor(Date.now() / 1000),
+    };
+    if (isMaster) await ensureRootAccount(ctx);
+    return { ctx, database };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+/** Replies for errors under /api: the envelope, never a stack trace. */
+function apiErrorHandler(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof AppError) {
+    void reply.code(error.status).send({ success: false, message: error.message, ...(error.fields ? { errors: error.fields } : {}) });
+    return;
+  }
+  const fe = error as FastifyError;
+  if (fe.validation) {
+    const first = fe.validation[0];
+    const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (fe.validationContext ?? 'body');
+    const detail =
+      first?.keyword === 'additionalProperties'
+        ? `unknown field ${String((first.params as { additionalProperty?: string }).additionalProperty)}`
+        : `${where} ${first?.message ?? 'is invalid'}`;
+    void reply.code(400).send({ success: false, message: `${MSG.invalidParams}: ${detail}` });
+    return;
+  }
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    void reply.code(413).send({ success: false, message: '请求体过大' });
+    return;
+  }
+  if (fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    void reply.code(400).send({ success: false, message: MSG.invalidParams });
+    return;
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    void reply.code(fe.statusCode).send({ success: false, message: MSG.invalidParams });
+    return;
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  void reply.code(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
+}
+
+export async function buildApp(config: Config): Promise<App> {
+  const { ctx, database } = await buildContext(config);
+  const server = Fastify({
+    logger: {
+      level: config.debug ? 'debug' : 'info',
+      // Query strings can carry codes and tokens (OAuth, password reset): log paths only.
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], ip: req.ip }),
+      },
+    },
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    bodyLimit: config.bodyLimit,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    logController: new LogController({ disableRequestLogging: !config.debug }),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  await server.register(cookie, { secret: config.sessionSecret });
+
+  await server.register(
+    async (api) => {
+      await api.register(compress, { global: true, threshold: 1024 });
+      api.addHook('onRequest', rateLimitHook(ctx.rateLimiter, 'GA', config.globalApiRateLimit));
+      api.setErrorHandler(apiErrorHandler);
+      api.setNotFoundHandler((_request, reply) => {
+        void reply.code(404).send({ success: false, message: '接口不存在' });
+      });
+      await registerApi(api, ctx);
+    },
+    { prefix: '/api' },
+  );
+
+  await registerConsole(server, ctx);
+
+  let closed = false;
+  return {
+    server,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+      await ctx.options.stop();
+      ctx.rateLimiter.close();
+      ctx.redis?.disconnect();
+      await database.close();
+    },
+  };
+}
+
+/** Serves the built console with an SPA fallback; unknown /api paths stay JSON 404s. */
+async function registerConsole(server: FastifyInstance, ctx: AppContext): Promise<void> {
+  const root = ctx.config.webDistDir;
+  const hasConsole = existsSync(join(root, 'index.html'));
+  if (hasConsole) {
+    // Hashed build assets never change under one name: cache them for a long time.
+    await server.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true });
+  }
+  const webLimit = rateLimitHook(ctx.rateLimiter, 'GW', ctx.config.globalWebRateLimit);
+  server.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/api/') || path === '/api' || !hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.code(404).send({ success: false, message: '接口不存在' });
+    }
+    // A file of the build (favicon, logo) or the SPA entry for any route.
+    const file = path.slice(1);
+    if (file && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/')) {
+      return reply.sendFile(file, root, { maxAge: 3600_000, immutable: false });
+    }
+    if (ctx.config.nodeType === 'slave' && ctx.config.frontendBaseUrl) {
+      return reply.redirect(ctx.config.frontendBaseUrl.replace(/\/+$/, '') + request.url, 301);
+    }
+    await webLimit.call(server, request, reply);
+    if (reply.sent) return reply;
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * The console session: a signed (HMAC, not encrypted) HttpOnly SameSite=Strict cookie
+ * named `session` that lives 30 days. It carries the user id and a few flow values
+ * (OAuth state, invitation code, passed bot check). Role and status are not trusted from
+ * it: the guards re-read them from the database on every request.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const SESSION_COOKIE = 'session';
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+export interface SessionData {
+  id?: number;
+  username?: string;
+  oauth_state?: string;
+  aff?: string;
+  turnstile?: boolean;
+}
+
+export function readSession(request: FastifyRequest): SessionData {
+  const raw = request.cookies[SESSION_COOKIE];
+  if (!raw) return {};
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid || unsigned.value === null) return {};
+  try {
+    const parsed = JSON.parse(Buffer.from(unsigned.value, 'base64url').toString('utf8')) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as SessionData) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function writeSession(reply: FastifyReply, data: SessionData): void {
+  const value = Buffer.from(JSON.stringify(data), 'utf8').toString('base64url');
+  reply.setCookie(SESSION_COOKIE, value, {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
+
+/** Merges values into the session of this request and writes it back. */
+export function updateSession(request: FastifyRequest, reply: FastifyReply, patch: SessionData): SessionData {
+  const next = { ...readSession(request), ...patch };
+  writeSession(reply, next);
+  return next;
+}
+
+export function clearSession(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

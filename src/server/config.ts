@@ -1,0 +1,170 @@
+/**
+ * Environment configuration, read once at start and typed.
+ *
+ * Variable names follow the reference implementation (one-api / new-api) wherever it has one,
+ * so an operator's existing environment carries over unchanged.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** Requests accepted per window. */
+  limit: number;
+  /** Window length in seconds. */
+  durationSeconds: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Folder for the SQLite file, the generated session secret and other local state. */
+  dataDir: string;
+  /** Empty: embedded SQLite at sqlitePath. */
+  sqlDsn: string;
+  sqlitePath: string;
+  sqlMaxOpenConns: number;
+  redisConnString: string;
+  sessionSecret: string;
+  /** HMAC key for token cache keys; defaults to the session secret. */
+  cryptoSecret: string;
+  /** Seconds between cache syncs between nodes and the cache lifetime. */
+  syncFrequency: number;
+  /** `master` runs migrations and background loops; `slave` only serves. */
+  nodeType: 'master' | 'slave';
+  memoryCacheEnabled: boolean;
+  frontendBaseUrl: string;
+  batchUpdateEnabled: boolean;
+  batchUpdateInterval: number;
+  generateDefaultToken: boolean;
+  globalApiRateLimit: RateLimitConfig;
+  globalWebRateLimit: RateLimitConfig;
+  criticalRateLimit: RateLimitConfig;
+  /**
+   * Proxy addresses (or CIDR ranges) whose X-Forwarded-For is believed. Empty: the socket
+   * address is the client, so a forged header cannot dodge the rate limits.
+   */
+  trustedProxies: string[];
+  /** Largest accepted request body for /api, bytes. */
+  bodyLimit: number;
+  relayTimeoutSeconds: number;
+  streamingTimeoutSeconds: number;
+  /** Where the built console lives. */
+  webDistDir: string;
+  /** Where the option and entity schemas live. */
+  schemasDir: string;
+  debug: boolean;
+  version: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new Error(`environment variable ${name} must be a number, got "${raw}"`);
+  return Math.trunc(n);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(raw.trim().toLowerCase());
+}
+
+function str(env: Env, name: string, fallback = ''): string {
+  const raw = env[name];
+  return raw === undefined ? fallback : raw.trim();
+}
+
+/**
+ * A missing SESSION_SECRET is generated once and kept in the data folder, so sessions
+ * survive restarts of a single node. Several nodes must share one explicit secret.
+ */
+function persistentSecret(dataDir: string, file: string): string {
+  const path = join(dataDir, file);
+  if (existsSync(path)) {
+    const kept = readFileSync(path, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(path, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+function readVersion(root: string): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: string };
+    return `v${pkg.version ?? '0.0.0'}`;
+  } catch {
+    return 'v0.0.0';
+  }
+}
+
+/** The project root: two folders above this file both in the source tree and in dist/. */
+export function projectRoot(): string {
+  let dir = dirname(new URL(import.meta.url).pathname);
+  for (let i = 0; i < 5; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'schemas'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
+
+export function loadConfig(env: Env = process.env, root = projectRoot()): Config {
+  const dataDir = resolve(root, str(env, 'DATA_DIR', 'data'));
+  const sessionFromEnv = str(env, 'SESSION_SECRET');
+  if (sessionFromEnv === 'random_string') {
+    throw new Error('SESSION_SECRET must not be the literal "random_string": set a real secret');
+  }
+  const sessionSecret = sessionFromEnv || persistentSecret(dataDir, 'session-secret');
+  const nodeType = str(env, 'NODE_TYPE', 'master') === 'slave' ? 'slave' : 'master';
+  const sqlitePathRaw = str(env, 'SQLITE_PATH', join('data', 'switchyard.db')).replace(/\?.*$/, '');
+  return {
+    port: int(env, 'PORT', 3000),
+    host: str(env, 'HOST', '0.0.0.0'),
+    dataDir,
+    sqlDsn: str(env, 'SQL_DSN'),
+    sqlitePath: resolve(root, sqlitePathRaw),
+    sqlMaxOpenConns: int(env, 'SQL_MAX_OPEN_CONNS', 20),
+    redisConnString: str(env, 'REDIS_CONN_STRING'),
+    sessionSecret,
+    cryptoSecret: str(env, 'CRYPTO_SECRET') || sessionSecret,
+    syncFrequency: int(env, 'SYNC_FREQUENCY', 60),
+    nodeType,
+    memoryCacheEnabled: bool(env, 'MEMORY_CACHE_ENABLED', true),
+    frontendBaseUrl: str(env, 'FRONTEND_BASE_URL'),
+    batchUpdateEnabled: bool(env, 'BATCH_UPDATE_ENABLED', false),
+    batchUpdateInterval: int(env, 'BATCH_UPDATE_INTERVAL', 5),
+    generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
+    globalApiRateLimit: {
+      enabled: bool(env, 'GLOBAL_API_RATE_LIMIT_ENABLE', true),
+      limit: int(env, 'GLOBAL_API_RATE_LIMIT', 180),
+      durationSeconds: int(env, 'GLOBAL_API_RATE_LIMIT_DURATION', 180),
+    },
+    globalWebRateLimit: {
+      enabled: bool(env, 'GLOBAL_WEB_RATE_LIMIT_ENABLE', true),
+      limit: int(env, 'GLOBAL_WEB_RATE_LIMIT', 60),
+      durationSeconds: int(env, 'GLOBAL_WEB_RATE_LIMIT_DURATION', 180),
+    },
+    criticalRateLimit: {
+      enabled: bool(env, 'CRITICAL_RATE_LIMIT_ENABLE', true),
+      limit: int(env, 'CRITICAL_RATE_LIMIT', 20),
+      durationSeconds: int(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200),
+    },
+    trustedProxies: str(env, 'TRUSTED_PROXIES')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    bodyLimit: int(env, 'MAX_REQUEST_BODY_MB', 32) * 1024 * 1024,
+    relayTimeoutSeconds: int(env, 'RELAY_TIMEOUT', 0),
+    streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
+    webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),
+    schemasDir: resolve(root, 'schemas'),
+    debug: bool(env, 'DEBUG', false),
+    version: readVersion(root),
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * What every route module and service receives: configuration, the database, the optional
+ * Redis connection and the long-lived services. Built once in app.ts.
+ */
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type { Config } from './config';
+import type { DialectName } from './db/connect';
+import type { Database } from './db/tables';
+import type { OptionsService } from './services/options/options.service';
+import type { RateLimiter } from './plumbing/rate-limit';
+
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Present when REDIS_CONN_STRING is set. */
+  redis?: Redis;
+  options: OptionsService;
+  rateLimiter: RateLimiter;
+  /** Unix seconds when this process started. */
+  startTime: number;
+}

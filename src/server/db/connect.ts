@@ -1,0 +1,85 @@
+/**
+ * Opens the database named by the configuration: SQLite by default, PostgreSQL for
+ * `postgres://` DSNs, MySQL/MariaDB for `mysql://` URLs or Go-style DSNs
+ * (`user:pass@tcp(host:3306)/db?parseTime=true`, as one-api operators write them).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './tables';
+import { SqliteValuesPlugin } from './sqlite-values-plugin';
+
+export type DialectName = 'sqlite' | 'postgres' | 'mysql';
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface DbTarget {
+  dialect: DialectName;
+  /** Connection URL for PostgreSQL/MySQL, file path for SQLite. */
+  location: string;
+}
+
+/** Decides which database a DSN names. An empty DSN (or one starting with `local`) is SQLite. */
+export function parseDsn(sqlDsn: string, sqlitePath: string): DbTarget {
+  const dsn = sqlDsn.trim();
+  if (dsn === '' || dsn.startsWith('local')) return { dialect: 'sqlite', location: sqlitePath };
+  if (dsn.startsWith('postgres://') || dsn.startsWith('postgresql://')) return { dialect: 'postgres', location: dsn };
+  if (dsn.startsWith('mysql://')) return { dialect: 'mysql', location: dsn };
+  if (dsn.startsWith('sqlite:')) return { dialect: 'sqlite', location: dsn.slice('sqlite:'.length).replace(/^\/\//, '') };
+  // Go DSN: user:password@tcp(host:port)/dbname?params
+  const go = /^([^:@]*)(?::([^@]*))?@(?:tcp\(([^)]*)\)|([^/]*))\/([^?]*)(?:\?(.*))?$/.exec(dsn);
+  if (go) {
+    const [, user, password, tcpHost, plainHost, dbName] = go;
+    const host = tcpHost || plainHost || '127.0.0.1:3306';
+    const auth = password ? `${encodeURIComponent(user ?? '')}:${encodeURIComponent(password)}` : encodeURIComponent(user ?? '');
+    return { dialect: 'mysql', location: `mysql://${auth}@${host}/${dbName}` };
+  }
+  throw new Error('SQL_DSN is neither a postgres:// URL, a mysql:// URL nor a MySQL DSN (user:pass@tcp(host:port)/db)');
+}
+
+export interface OpenOptions {
+  maxConnections?: number;
+}
+
+export async function openDatabase(target: DbTarget, options: OpenOptions = {}): Promise<Db> {
+  const max = options.maxConnections ?? 20;
+  if (target.dialect === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    if (target.location !== ':memory:') mkdirSync(dirname(target.location), { recursive: true });
+    const database = new SQLite(target.location);
+    // WAL lets readers run beside the one writer; the busy timeout makes a second writer
+    // wait instead of failing with SQLITE_BUSY.
+    database.pragma('journal_mode = WAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = OFF');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins: [new SqliteValuesPlugin()] });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  if (target.dialect === 'postgres') {
+    const pg = await import('pg');
+    // BIGINT (int8) and NUMERIC come back as strings by default; quota values fit in a double.
+    pg.default.types.setTypeParser(20, (v: string) => Number(v));
+    pg.default.types.setTypeParser(1700, (v: string) => Number(v));
+    const pool = new pg.default.Pool({ connectionString: target.location, max });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const mysql = await import('mysql2');
+  const pool = mysql.createPool({
+    uri: target.location,
+    connectionLimit: max,
+    // Keep DECIMAL/BIGINT as numbers, dates as UTC.
+    decimalNumbers: true,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    timezone: 'Z',
+    charset: 'utf8mb4',
+  });
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return { db, dialect: 'mysql', close: () => db.destroy() };
+}

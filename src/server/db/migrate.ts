@@ -1,0 +1,41 @@
+/**
+ * Runs the migrations in src/server/db/migrations in name order. They are imported
+ * statically (not read from disk) so the bundled server carries them.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DialectName } from './connect';
+import * as initial from './migrations/2026-11-21-001-initial';
+
+interface DialectMigration {
+  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+  down?(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '2026-11-21-001-initial': initial,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(MIGRATIONS)) {
+      out[name] = {
+        up: (db) => m.up(db, this.dialect),
+        ...(m.down ? { down: (db: Kysely<any>) => m.down!(db, this.dialect) } : {}),
+      };
+    }
+    return out;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const why = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`database migration failed: ${why}`);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The options store. The catalogue comes from schemas/options/*.json; values live in the
+ * `options` table (key/value strings, as in the reference) and in memory. Every write is
+ * validated against the key's schema before anything is stored, then saved, applied in
+ * memory, and announced to other nodes through Redis when it is configured (each node also
+ * reloads every SYNC_FREQUENCY seconds, so a missed message heals itself).
+ */
+import { EventEmitter } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import {
+  buildCatalogue,
+  CATALOGUE_KEYWORDS,
+  decodeOption,
+  optionTitle,
+  publicValue,
+  type Catalogue,
+  type OptionDef,
+  type OptionSection,
+} from '../../../shared/options/catalogue';
+import { ROLE_ROOT } from '../../../shared/roles';
+import type { DialectName } from '../../db/connect';
+import type { Database } from '../../db/tables';
+import { AppError, MSG } from '../../errors';
+
+const CHANNEL = 'switchyard:options';
+
+/** Reads every options schema file of a folder. */
+export function loadOptionSchemas(schemasDir: string): OptionSection[] {
+  const dir = join(schemasDir, 'options');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as OptionSection);
+}
+
+export interface OptionEntry {
+  key: string;
+  value: string;
+  /** Only for secrets, whose value is never returned: whether one is stored. */
+  is_set?: boolean;
+}
+
+export class OptionsService extends EventEmitter<{ change: [key: string, value: string] }> {
+  readonly catalogue: Catalogue;
+  readonly #values = new Map<string, string>();
+  readonly #validators = new Map<string, ValidateFunction>();
+  readonly #jsonValidators = new Map<string, ValidateFunction>();
+  #subscriber?: Redis;
+  #timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+    sections: OptionSection[],
+    private readonly redis?: Redis,
+  ) {
+    super();
+    this.catalogue = buildCatalogue(sections);
+    const ajv = new Ajv({ allErrors: false, strict: true });
+    ajv.addVocabulary([...CATALOGUE_KEYWORDS]);
+    for (const def of this.catalogue.keys.values()) {
+      this.#validators.set(def.key, ajv.compile(def.schema));
+      const shape = def.schema['x-json-schema'];
+      if (shape) this.#jsonValidators.set(def.key, ajv.compile(shape));
+      this.#values.set(def.key, def.defaultText);
+    }
+  }
+
+  /** Seeds missing defaults (never overwriting), loads stored values, starts syncing. */
+  async start(syncSeconds: number, seedDefaults: boolean): Promise<void> {
+    if (seedDefaults) await this.#seedDefaults();
+    await this.reload();
+    if (this.redis) {
+      this.#subscriber = this.redis.duplicate();
+      await this.#subscriber.subscribe(CHANNEL);
+      this.#subscriber.on('message', (_channel: string, key: string) => {
+        void this.#reloadKey(key);
+      });
+    }
+    if (syncSeconds > 0) {
+      this.#timer = setInterval(() => void this.reload().catch(() => undefined), syncSeconds * 1000);
+      this.#timer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    if (this.#subscriber) {
+      this.#subscriber.disconnect();
+      this.#subscriber = undefined;
+    }
+  }
+
+  async #seedDefaults(): Promise<void> {
+    const rows = [...this.catalogue.keys.values()].map((d) => ({ key: d.key, value: d.defaultText }));
+    for (let i = 0; i < rows.length; i += 100) {
+      const chunk = rows.slice(i, i + 100);
+      const insert = this.db.insertInto('options').values(chunk);
+      if (this.dialect === 'mysql') await insert.ignore().execute();
+      else await insert.onConflict((oc) => oc.column('key').doNothing()).execute();
+    }
+  }
+
+  /** Loads every stored value; unparsable stored values keep the default. */
+  async reload(): Promise<void> {
+    const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
+    for (const row of rows) this.#apply(row.key, row.value ?? '');
+  }
+
+  async #reloadKey(key: string): Promise<void> {
+    const row = await this.db.selectFrom('options').select(['key', 'value']).where('key', '=', key).executeTakeFirst();
+    if (row) this.#apply(row.key, row.value ?? '');
+  }
+
+  #apply(key: string, value: string): void {
+    const def = this.catalogue.keys.get(key);
+    if (!def) return;
+    if (!decodeOption(def, value).ok) return;
+    if (this.#values.get(key) === value) return;
+    this.#values.set(key, value);
+    this.emit('change', key, value);
+  }
+
+  def(key: string): OptionDef | undefined {
+    return this.catalogue.keys.get(key);
+  }
+
+  /** The stored text of a key (its default when never saved). */
+  get(key: string): string {
+    const value = this.#values.get(key);
+    if (value === undefined) throw new Error(`unknown option key ${key}`);
+    return value;
+  }
+
+  bool(key: string): boolean {
+    return this.get(key) === 'true';
+  }
+
+  number(key: string): number {
+    const n = Number(this.get(key));
+    return Number.isFinite(n) ? n : 0;
+  }
+
+  /** A JSON option parsed; the default when the stored text does not parse. */
+  json<T>(key: string): T {
+    try {
+      return JSON.parse(this.get(key)) as T;
+    } catch {
+      return JSON.parse(this.catalogue.keys.get(key)!.defaultText) as T;
+    }
+  }
+
+  /** Lines of a list option, trimmed, blanks dropped. */
+  lines(key: string): string[] {
+    return this.get(key)
+      .split('\n')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+
+  /** What GET /api/option returns: every key, secrets blank with whether they are set. */
+  list(): OptionEntry[] {
+    return [...this.catalogue.keys.values()].map((def) => {
+      const value = this.get(def.key);
+      return def.secret ? { key: def.key, value: '', is_set: value !== '' } : { key: def.key, value };
+    });
+  }
+
+  /** Every x-public key under its published name, typed. */
+  publicValues(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const def of this.catalogue.keys.values()) {
+      if (def.publicName) out[def.publicName] = publicValue(def, this.get(def.key));
+    }
+    return out;
+  }
+
+  /**
+   * Checks a write and answers the text to store, or throws the message for the console.
+   * Nothing is stored here.
+   */
+  validate(key: string, value: unknown, role: number): string {
+    const def = this.catalogue.keys.get(key);
+    if (!def) throw new AppError(`配置项不存在：${key}`);
+    if (typeof value !== 'string') throw new AppError(MSG.invalidParams, 400);
+    if (def.root && role < ROLE_ROOT) throw new AppError(MSG.forbidden);
+    let text = value;
+    if (def.schema['x-trim-trailing-slash']) text = text.replace(/\/+$/, '');
+    const decoded = decodeOption(def, text);
+    if (!decoded.ok) {
+      if (def.json) throw new AppError(`${optionTitle(def.schema, 'zh')}不是合法的 JSON 字符串`);
+      throw new AppError(`${MSG.invalidInput}${key}: ${decoded.reason}`);
+    }
+    const validator = this.#validators.get(key)!;
+    if (!validator(decoded.value)) {
+      throw new AppError(`${MSG.invalidInput}${key}: ${validator.errors?.[0]?.message ?? 'invalid'}`);
+    }
+    const shape = this.#jsonValidators.get(key);
+    if (shape && !shape(JSON.parse(text))) {
+      const err = shape.errors?.[0];
+      throw new AppError(`${MSG.invalidInput}${key}${err?.instancePath ?? ''}: ${err?.message ?? 'invalid'}`);
+    }
+    const req = def.schema['x-requires'];
+    if (req && decoded.value === true && this.get(req.key).trim() === '') throw new AppError(req.message);
+    return text;
+  }
+
+  /** Validates, stores, applies and announces one key. */
+  async set(key: string, value: unknown, role: number): Promise<void> {
+    const text = this.validate(key, value, role);
+    await this.#store(key, text);
+  }
+
+  /** Stores a key without role checks (server-side writes such as setup). Still validated. */
+  async setInternal(key: string, value: string): Promise<void> {
+    await this.#store(key, this.validate(key, value, ROLE_ROOT));
+  }
+
+  async #store(key: string, text: string): Promise<void> {
+    const insert = this.db.insertInto('options').values({ key, value: text });
+    if (this.dialect === 'mysql') await insert.onDuplicateKeyUpdate({ value: text }).execute();
+    else await insert.onConflict((oc) => oc.column('key').doUpdateSet({ value: text })).execute();
+    this.#apply(key, text);
+    if (this.redis) await this.redis.publish(CHANNEL, key);
+  }
+}

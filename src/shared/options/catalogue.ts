@@ -1,0 +1,205 @@
+/**
+ * The options catalogue: one JSON Schema file per settings section in schemas/options/,
+ * each property one option key. This pure builder turns those files into the catalogue
+ * both sides use: the server to seed defaults, validate writes and publish /api/status,
+ * the console to render the settings tabs. Adding a key means editing one schema file.
+ */
+
+export type OptionType = 'string' | 'boolean' | 'integer' | 'number';
+export type SettingsTab = 'operation' | 'ratelimit' | 'models' | 'system' | 'other';
+export const SETTINGS_TABS: readonly SettingsTab[] = ['operation', 'ratelimit', 'models', 'system', 'other'];
+
+export interface LocalizedText {
+  title?: string;
+  description?: string;
+}
+
+/** One option key as written in a schema file. */
+export interface OptionProperty {
+  type: OptionType;
+  default: string | number | boolean;
+  title: string;
+  description?: string;
+  enum?: Array<string | number>;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  pattern?: string;
+  /** Chinese (and any further) titles and descriptions; `title` itself is English. */
+  'x-i18n'?: Record<string, LocalizedText>;
+  /** Published in /api/status under this name. */
+  'x-public'?: string;
+  /** Stored, never returned by GET /api/option (only whether it is set). */
+  'x-secret'?: boolean;
+  /** Needs the root role (100) to change; admins change the rest. */
+  'x-root'?: boolean;
+  /** `json`: a JSON text validated on write; `lines`: one entry per line. */
+  'x-format'?: 'json' | 'lines';
+  /** Shape the parsed JSON value must have (for `x-format: json`). */
+  'x-json-schema'?: Record<string, unknown>;
+  /** Turning this boolean on is refused while `key` is empty, with `message`. */
+  'x-requires'?: { key: string; message: string };
+  /** Trailing slashes are removed before the value is stored (addresses). */
+  'x-trim-trailing-slash'?: boolean;
+  /** Rendering hints for the console (widget name and options); never behaviour. */
+  'x-ui'?: Record<string, unknown>;
+}
+
+/** One schema file: one settings section. */
+export interface OptionSection {
+  $id: string;
+  title: string;
+  description?: string;
+  type: 'object';
+  'x-i18n'?: Record<string, LocalizedText>;
+  'x-tab': SettingsTab;
+  /** Order of the section inside its tab. */
+  'x-order'?: number;
+  /** Every key of the section needs root. */
+  'x-root'?: boolean;
+  properties: Record<string, OptionProperty>;
+}
+
+export interface OptionDef {
+  key: string;
+  section: string;
+  tab: SettingsTab;
+  schema: OptionProperty;
+  root: boolean;
+  secret: boolean;
+  json: boolean;
+  publicName?: string;
+  /** The default as it is stored (a string). */
+  defaultText: string;
+}
+
+export interface Catalogue {
+  sections: OptionSection[];
+  keys: Map<string, OptionDef>;
+}
+
+export class CatalogueError extends Error {}
+
+const TYPES: readonly OptionType[] = ['string', 'boolean', 'integer', 'number'];
+
+/** Encodes a typed value the way the options table stores it (booleans as `true`/`false`). */
+export function encodeOption(def: Pick<OptionDef, 'schema'>, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (def.schema['x-format'] === 'json') return JSON.stringify(value);
+  return String(value);
+}
+
+export type Decoded = { ok: true; value: string | number | boolean } | { ok: false; reason: string };
+
+/** Decodes a stored string into the key's type; fails on anything that is not that type. */
+export function decodeOption(def: Pick<OptionDef, 'schema'>, text: string): Decoded {
+  switch (def.schema.type) {
+    case 'boolean':
+      if (text === 'true') return { ok: true, value: true };
+      if (text === 'false') return { ok: true, value: false };
+      return { ok: false, reason: 'must be true or false' };
+    case 'integer':
+    case 'number': {
+      if (text.trim() === '') return { ok: false, reason: 'must be a number' };
+      const n = Number(text);
+      if (!Number.isFinite(n)) return { ok: false, reason: 'must be a number' };
+      if (def.schema.type === 'integer' && !Number.isInteger(n)) return { ok: false, reason: 'must be an integer' };
+      return { ok: true, value: n };
+    }
+    case 'string':
+      if (def.schema['x-format'] === 'json') {
+        try {
+          JSON.parse(text);
+        } catch {
+          return { ok: false, reason: 'invalid JSON' };
+        }
+      }
+      return { ok: true, value: text };
+  }
+}
+
+/** The value /api/status publishes: typed, and JSON options parsed. */
+export function publicValue(def: OptionDef, text: string): unknown {
+  const decoded = decodeOption(def, text);
+  const fallback = decodeOption(def, def.defaultText);
+  const v = decoded.ok ? decoded.value : fallback.ok ? fallback.value : undefined;
+  if (def.json && typeof v === 'string') {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return null;
+    }
+  }
+  return v;
+}
+
+/** Title of a key in a language, falling back to the English `title`. */
+export function optionTitle(schema: { title: string; 'x-i18n'?: Record<string, LocalizedText> }, lang: string): string {
+  return schema['x-i18n']?.[lang]?.title ?? schema.title;
+}
+
+/**
+ * Builds the catalogue and checks it: unique keys across files, a default of the key's
+ * type, no secret key made public, requirements that name existing keys.
+ */
+export function buildCatalogue(files: OptionSection[]): Catalogue {
+  const keys = new Map<string, OptionDef>();
+  const ids = new Set<string>();
+  const sections = [...files].sort(
+    (a, b) => SETTINGS_TABS.indexOf(a['x-tab']) - SETTINGS_TABS.indexOf(b['x-tab']) || (a['x-order'] ?? 0) - (b['x-order'] ?? 0),
+  );
+  for (const section of sections) {
+    if (!section.$id) throw new CatalogueError('an options schema file has no $id');
+    if (ids.has(section.$id)) throw new CatalogueError(`two options schema files share the $id ${section.$id}`);
+    ids.add(section.$id);
+    if (!SETTINGS_TABS.includes(section['x-tab'])) throw new CatalogueError(`${section.$id}: x-tab must be one of ${SETTINGS_TABS.join(', ')}`);
+    for (const [key, schema] of Object.entries(section.properties ?? {})) {
+      const where = `${section.$id}.${key}`;
+      if (keys.has(key)) throw new CatalogueError(`option key ${key} is declared twice (${keys.get(key)!.section} and ${section.$id})`);
+      if (!TYPES.includes(schema.type)) throw new CatalogueError(`${where}: type must be one of ${TYPES.join(', ')}`);
+      if (schema.default === undefined) throw new CatalogueError(`${where}: has no default`);
+      if (!schema.title) throw new CatalogueError(`${where}: has no title`);
+      if (schema['x-secret'] && schema['x-public']) throw new CatalogueError(`${where}: a secret cannot be public`);
+      const def: OptionDef = {
+        key,
+        section: section.$id,
+        tab: section['x-tab'],
+        schema,
+        root: Boolean(section['x-root'] || schema['x-root']),
+        secret: Boolean(schema['x-secret']),
+        json: schema['x-format'] === 'json',
+        defaultText: encodeOption({ schema }, schema.default),
+        ...(schema['x-public'] ? { publicName: schema['x-public'] } : {}),
+      };
+      const decoded = decodeOption(def, def.defaultText);
+      if (!decoded.ok) throw new CatalogueError(`${where}: default ${def.defaultText} ${decoded.reason}`);
+      keys.set(key, def);
+    }
+  }
+  for (const def of keys.values()) {
+    const req = def.schema['x-requires'];
+    if (req && !keys.has(req.key)) throw new CatalogueError(`${def.key}: x-requires names unknown key ${req.key}`);
+  }
+  const publicNames = new Set<string>();
+  for (const def of keys.values()) {
+    if (!def.publicName) continue;
+    if (publicNames.has(def.publicName)) throw new CatalogueError(`two keys are published as ${def.publicName}`);
+    publicNames.add(def.publicName);
+  }
+  return { sections, keys };
+}
+
+/** The x- keywords of the catalogue, for a validator that runs in strict mode. */
+export const CATALOGUE_KEYWORDS = [
+  'x-i18n',
+  'x-public',
+  'x-secret',
+  'x-root',
+  'x-format',
+  'x-json-schema',
+  'x-requires',
+  'x-trim-trailing-slash',
+  'x-ui',
+  'x-tab',
+  'x-order',
+] as const;
