@@ -4,9 +4,35 @@ import { makeGuards } from '../auth/guards';
 import type { AppContext } from '../context';
 import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RouteDeps } from './deps';
+import { accountRoutes } from './accounts/account.routes';
+import { channelRoutes } from './channels/channel.routes';
+import { dataRoutes } from './data/data.routes';
+import { logRoutes } from './logs/log.routes';
+import { oauthRoutes } from './oauth/oauth.routes';
 import { optionRoutes } from './options/option.routes';
+import { pricingRoutes } from './pricing/pricing.routes';
+import { redemptionRoutes } from './redemptions/redemption.routes';
 import { statusRoutes } from './status/status.routes';
+import { taskRoutes } from './tasks/task.routes';
+import { tokenRoutes } from './tokens/token.routes';
 import { userRoutes } from './users/user.routes';
+import { walletRoutes } from './wallet/wallet.routes';
+
+const MODULES = [
+  statusRoutes,
+  optionRoutes,
+  userRoutes,
+  accountRoutes,
+  oauthRoutes,
+  channelRoutes,
+  tokenRoutes,
+  redemptionRoutes,
+  walletRoutes,
+  logRoutes,
+  taskRoutes,
+  pricingRoutes,
+  dataRoutes,
+];
 
 export async function registerApi(api: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps: RouteDeps = {
@@ -14,7 +40,7 @@ export async function registerApi(api: FastifyInstance, ctx: AppContext): Promis
     guards: makeGuards(ctx),
     critical: rateLimitHook(ctx.rateLimiter, 'CT', ctx.config.criticalRateLimit),
   };
-  for (const module of [statusRoutes, optionRoutes, userRoutes]) {
+  for (const module of MODULES) {
     await api.register(module(deps));
   }
 }
