@@ -1,8 +1,11 @@
 /** Starts the server from the environment and drains it on SIGTERM/SIGINT. */
+import { existsSync } from 'node:fs';
 import { loadConfig } from './config';
 import { buildApp } from './app';
 
 async function main(): Promise<void> {
+  // Like the reference, a .env file in the working directory is read (real variables win).
+  if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   const app = await buildApp(config);
   await app.server.listen({ port: config.port, host: config.host });
