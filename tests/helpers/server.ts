@@ -23,10 +23,14 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Adjusts the configuration after it was read from `env`. */
   configure?: (config: Config) => void;
+  /** Run over this existing database (e.g. another server's) instead of a fresh one; not dropped on close. */
+  database?: TestDatabase;
 }
 
 export async function startTestServer(dialect: DialectCase, options: StartOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase(dialect);
+  // A second node over the database of a first one: the first server keeps it and drops it.
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase(dialect));
   const config = loadConfig(
     {
       SESSION_SECRET: 'test-session-secret-0123456789abcdef',
@@ -50,7 +54,7 @@ export async function startTestServer(dialect: DialectCase, options: StartOption
     app.server.log.level = 'warn';
     await app.server.listen({ port: 0, host: '127.0.0.1' });
   } catch (err) {
-    await database.drop();
+    if (ownsDatabase) await database.drop();
     throw err;
   }
   const address = app.server.server.address();
@@ -62,7 +66,7 @@ export async function startTestServer(dialect: DialectCase, options: StartOption
     database,
     async close() {
       await app.close();
-      await database.drop();
+      if (ownsDatabase) await database.drop();
     },
     client: () => new ApiClient(url),
     async login(username, password) {
