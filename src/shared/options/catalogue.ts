@@ -12,6 +12,8 @@ export const SETTINGS_TABS: readonly SettingsTab[] = ['operation', 'ratelimit', 
 export interface LocalizedText {
   title?: string;
   description?: string;
+  /** Labels of the `enum` values, in the same order. */
+  enumNames?: string[];
 }
 
 /** One option key as written in a schema file. */
@@ -23,6 +25,7 @@ export interface OptionProperty {
   enum?: Array<string | number>;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
   maxLength?: number;
   pattern?: string;
   /** Chinese (and any further) titles and descriptions; `title` itself is English. */
@@ -37,7 +40,10 @@ export interface OptionProperty {
   'x-format'?: 'json' | 'lines';
   /** Shape the parsed JSON value must have (for `x-format: json`). */
   'x-json-schema'?: Record<string, unknown>;
-  /** Turning this boolean on is refused while `key` is empty, with `message`. */
+  /**
+   * Turning this boolean on (or, for a string key, setting it non-empty) is refused while
+   * the key `key` is empty, with `message`.
+   */
   'x-requires'?: { key: string; message: string };
   /** Trailing slashes are removed before the value is stored (addresses). */
   'x-trim-trailing-slash'?: boolean;
@@ -57,6 +63,8 @@ export interface OptionSection {
   'x-order'?: number;
   /** Every key of the section needs root. */
   'x-root'?: boolean;
+  /** Rendering hints for the whole section (sub-tabs, actions); never behaviour. */
+  'x-ui'?: Record<string, unknown>;
   properties: Record<string, OptionProperty>;
 }
 
@@ -138,6 +146,26 @@ export function optionTitle(schema: { title: string; 'x-i18n'?: Record<string, L
   return schema['x-i18n']?.[lang]?.title ?? schema.title;
 }
 
+/** Annotations that only make sense on some types, and enum labels that match the enum. */
+function checkAnnotations(where: string, schema: OptionProperty): void {
+  const isString = schema.type === 'string';
+  if (schema['x-format'] && !isString) throw new CatalogueError(`${where}: x-format needs type string`);
+  if (schema['x-format'] && schema['x-format'] !== 'json' && schema['x-format'] !== 'lines') {
+    throw new CatalogueError(`${where}: x-format must be json or lines`);
+  }
+  if (schema['x-json-schema'] && schema['x-format'] !== 'json') throw new CatalogueError(`${where}: x-json-schema needs x-format json`);
+  if (schema['x-trim-trailing-slash'] && !isString) throw new CatalogueError(`${where}: x-trim-trailing-slash needs type string`);
+  const req = schema['x-requires'];
+  if (req && (schema.type === 'integer' || schema.type === 'number')) throw new CatalogueError(`${where}: x-requires needs type boolean or string`);
+  if (req && (!req.key || !req.message)) throw new CatalogueError(`${where}: x-requires needs a key and a message`);
+  const labels = [schema['x-ui']?.enumNames, ...Object.values(schema['x-i18n'] ?? {}).map((t) => t.enumNames)];
+  for (const names of labels) {
+    if (names !== undefined && (!Array.isArray(names) || names.length !== (schema.enum?.length ?? -1))) {
+      throw new CatalogueError(`${where}: enumNames must label each enum value`);
+    }
+  }
+}
+
 /**
  * Builds the catalogue and checks it: unique keys across files, a default of the key's
  * type, no secret key made public, requirements that name existing keys.
@@ -160,6 +188,7 @@ export function buildCatalogue(files: OptionSection[]): Catalogue {
       if (schema.default === undefined) throw new CatalogueError(`${where}: has no default`);
       if (!schema.title) throw new CatalogueError(`${where}: has no title`);
       if (schema['x-secret'] && schema['x-public']) throw new CatalogueError(`${where}: a secret cannot be public`);
+      checkAnnotations(where, schema);
       const def: OptionDef = {
         key,
         section: section.$id,
@@ -178,7 +207,9 @@ export function buildCatalogue(files: OptionSection[]): Catalogue {
   }
   for (const def of keys.values()) {
     const req = def.schema['x-requires'];
-    if (req && !keys.has(req.key)) throw new CatalogueError(`${def.key}: x-requires names unknown key ${req.key}`);
+    if (!req) continue;
+    if (!keys.has(req.key)) throw new CatalogueError(`${def.key}: x-requires names unknown key ${req.key}`);
+    if (req.key === def.key) throw new CatalogueError(`${def.key}: x-requires names the key itself`);
   }
   const publicNames = new Set<string>();
   for (const def of keys.values()) {

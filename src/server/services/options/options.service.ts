@@ -8,19 +8,10 @@
 import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import {
-  buildCatalogue,
-  CATALOGUE_KEYWORDS,
-  decodeOption,
-  optionTitle,
-  publicValue,
-  type Catalogue,
-  type OptionDef,
-  type OptionSection,
-} from '../../../shared/options/catalogue';
+import { buildCatalogue, optionTitle, publicValue, type Catalogue, type OptionDef, type OptionSection } from '../../../shared/options/catalogue';
+import { OptionValidator } from '../../../shared/options/validator';
 import { ROLE_ROOT } from '../../../shared/roles';
 import type { DialectName } from '../../db/connect';
 import type { Database } from '../../db/tables';
@@ -37,6 +28,11 @@ export function loadOptionSchemas(schemasDir: string): OptionSection[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as OptionSection);
 }
 
+/** Whether a value turns its key on: `true` for a switch, anything but blank for a text. */
+function switchedOn(text: string, def: OptionDef): boolean {
+  return def.schema.type === 'boolean' ? text === 'true' : text.trim() !== '';
+}
+
 export interface OptionEntry {
   key: string;
   value: string;
@@ -47,8 +43,7 @@ export interface OptionEntry {
 export class OptionsService extends EventEmitter<{ change: [key: string, value: string] }> {
   readonly catalogue: Catalogue;
   readonly #values = new Map<string, string>();
-  readonly #validators = new Map<string, ValidateFunction>();
-  readonly #jsonValidators = new Map<string, ValidateFunction>();
+  readonly #validator: OptionValidator;
   #subscriber?: Redis;
   #timer?: NodeJS.Timeout;
 
@@ -60,14 +55,8 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
   ) {
     super();
     this.catalogue = buildCatalogue(sections);
-    const ajv = new Ajv({ allErrors: false, strict: true });
-    ajv.addVocabulary([...CATALOGUE_KEYWORDS]);
-    for (const def of this.catalogue.keys.values()) {
-      this.#validators.set(def.key, ajv.compile(def.schema));
-      const shape = def.schema['x-json-schema'];
-      if (shape) this.#jsonValidators.set(def.key, ajv.compile(shape));
-      this.#values.set(def.key, def.defaultText);
-    }
+    this.#validator = new OptionValidator(this.catalogue);
+    for (const def of this.catalogue.keys.values()) this.#values.set(def.key, def.defaultText);
   }
 
   /** Seeds missing defaults (never overwriting), loads stored values, starts syncing. */
@@ -119,7 +108,9 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
   #apply(key: string, value: string): void {
     const def = this.catalogue.keys.get(key);
     if (!def) return;
-    if (!decodeOption(def, value).ok) return;
+    // A stored value that breaks the schema (an old or hand-edited row) keeps the current one,
+    // so readers can rely on every value having its key's type and shape.
+    if (this.#validator.check(def, value)) return;
     if (this.#values.get(key) === value) return;
     this.#values.set(key, value);
     this.emit('change', key, value);
@@ -190,22 +181,11 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     if (def.root && role < ROLE_ROOT) throw new AppError(MSG.forbidden);
     let text = value;
     if (def.schema['x-trim-trailing-slash']) text = text.replace(/\/+$/, '');
-    const decoded = decodeOption(def, text);
-    if (!decoded.ok) {
-      if (def.json) throw new AppError(`${optionTitle(def.schema, 'zh')}不是合法的 JSON 字符串`);
-      throw new AppError(`${MSG.invalidInput}${key}: ${decoded.reason}`);
-    }
-    const validator = this.#validators.get(key)!;
-    if (!validator(decoded.value)) {
-      throw new AppError(`${MSG.invalidInput}${key}: ${validator.errors?.[0]?.message ?? 'invalid'}`);
-    }
-    const shape = this.#jsonValidators.get(key);
-    if (shape && !shape(JSON.parse(text))) {
-      const err = shape.errors?.[0];
-      throw new AppError(`${MSG.invalidInput}${key}${err?.instancePath ?? ''}: ${err?.message ?? 'invalid'}`);
-    }
+    const problem = this.#validator.check(def, text);
+    if (problem?.kind === 'json') throw new AppError(`${optionTitle(def.schema, 'zh')}不是合法的 JSON 字符串`);
+    if (problem) throw new AppError(`${MSG.invalidInput}${key}: ${problem.detail}`);
     const req = def.schema['x-requires'];
-    if (req && decoded.value === true && this.get(req.key).trim() === '') throw new AppError(req.message);
+    if (req && switchedOn(text, def) && this.get(req.key).trim() === '') throw new AppError(req.message);
     return text;
   }
 
