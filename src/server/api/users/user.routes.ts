@@ -11,14 +11,20 @@ import { checkPassword, DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME } from '../
 import { findUserForLogin } from '../../services/users/user.repository';
 import { serializeLogin, serializeUser } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
+import { userAdminRoutes } from './user-admin.routes';
+import { userSelfRoutes } from './user-self.routes';
 
 const loginBody = {
   type: 'object',
   properties: { username: { type: 'string' }, password: { type: 'string' } },
 } as const;
 
-export function userRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {
+export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
+  const { ctx, guards, critical } = deps;
   return async (app) => {
+    await app.register(userSelfRoutes(deps));
+    await app.register(userAdminRoutes(deps));
+
     app.post<{ Body: { username?: string; password?: string } }>(
       '/user/login',
       { onRequest: critical, schema: { body: loginBody } },

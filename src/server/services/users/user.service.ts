@@ -11,7 +11,7 @@ import { logQuota, type QuotaDisplay } from '../../../shared/quota';
 import { LOG_TYPE, ROLE_COMMON } from '../../../shared/roles';
 import { writeLog } from '../logs/log.writer';
 import { hashPassword } from './setup';
-import { insertUser } from './user.repository';
+import { insertUser, type Executor } from './user.repository';
 
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -22,9 +22,26 @@ export function randomAlphanumeric(length: number): string {
   return out;
 }
 
+/**
+ * An invite code no account holds yet: 4 characters from [0-9a-zA-Z] like the reference;
+ * they collide now and then, so after a few tries the code grows to 6 characters.
+ */
+export async function pickFreeAffCode(db: Executor): Promise<string> {
+  let affCode = randomAlphanumeric(4);
+  for (let i = 0; i < 5; i++) {
+    const taken = await db.selectFrom('users').select('id').where('aff_code', '=', affCode).executeTakeFirst();
+    if (!taken) break;
+    affCode = randomAlphanumeric(i < 3 ? 4 : 6);
+  }
+  return affCode;
+}
+
 export function quotaDisplay(ctx: AppContext): QuotaDisplay {
   return { quotaPerUnit: ctx.options.number('QuotaPerUnit') || 500000, displayInCurrency: ctx.options.bool('DisplayInCurrencyEnabled') };
 }
+
+/** Username (or email) already used by an account, deleted ones included. */
+export const USERNAME_TAKEN = '用户名已存在，或已注销';
 
 export interface NewAccount {
   username: string;
@@ -49,13 +66,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   const passwordHash = account.password ? await hashPassword(account.password) : '';
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      let affCode = randomAlphanumeric(4);
-      // Four characters collide now and then; try a few before giving up.
-      for (let i = 0; i < 5; i++) {
-        const taken = await trx.selectFrom('users').select('id').where('aff_code', '=', affCode).executeTakeFirst();
-        if (!taken) break;
-        affCode = randomAlphanumeric(i < 3 ? 4 : 6);
-      }
+      const affCode = await pickFreeAffCode(trx);
       const id = await insertUser(trx, {
         username: account.username,
         password: passwordHash,
@@ -96,7 +107,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
       return id;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('用户名已存在，或已注销');
+    if (isUniqueViolation(err)) throw new AppError(USERNAME_TAKEN);
     throw err;
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * User administration under /api/user (admins, role 10 and up) and the group list
+ * /api/group/. Rules live in services/users/user-admin.service.ts.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { authOf } from '../../auth/guards';
+import { AppError, MSG } from '../../errors';
+import { ok } from '../../plumbing/envelope';
+import { parsePageRequest } from '../../../shared/api/envelope';
+import {
+  createUserByAdmin,
+  getUserForAdmin,
+  hardDeleteUserByAdmin,
+  listUsersPage,
+  manageUser,
+  updateUserByAdmin,
+  type AdminCreateInput,
+  type AdminUpdateInput,
+} from '../../services/users/user-admin.service';
+import { groupNames } from '../../services/users/user-groups.service';
+import type { ManageAction } from '../../services/users/user.rules';
+import type { RouteDeps } from '../deps';
+import { createUserBody, manageUserBody, updateUserBody } from './user.schemas';
+
+interface PageQuery {
+  p?: string;
+  page_size?: string;
+}
+
+/** A user id from the path; anything but a positive integer is refused. */
+function pathId(raw: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) === 0) throw new AppError(MSG.invalidParams);
+  return Number(raw);
+}
+
+export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.addHook('preHandler', guards.admin);
+
+    app.get<{ Querystring: PageQuery }>('/user/', async (request) => {
+      return ok(await listUsersPage(ctx, {}, parsePageRequest(request.query)));
+    });
+
+    app.get<{ Querystring: PageQuery & { keyword?: string; group?: string } }>('/user/search', async (request) => {
+      const { keyword, group } = request.query;
+      const filter = { keyword: typeof keyword === 'string' ? keyword : '', group: typeof group === 'string' ? group : '' };
+      return ok(await listUsersPage(ctx, filter, parsePageRequest(request.query)));
+    });
+
+    app.get<{ Params: { id: string } }>('/user/:id', async (request) => {
+      return ok(await getUserForAdmin(ctx, authOf(request), pathId(request.params.id)));
+    });
+
+    app.post<{ Body: AdminCreateInput }>('/user/', { schema: { body: createUserBody } }, async (request) => {
+      return ok(await createUserByAdmin(ctx, authOf(request), request.body));
+    });
+
+    app.put<{ Body: AdminUpdateInput }>('/user/', { schema: { body: updateUserBody } }, async (request) => {
+      return ok(await updateUserByAdmin(ctx, authOf(request), request.body));
+    });
+
+    app.post<{ Body: { id: number; action: ManageAction } }>('/user/manage', { schema: { body: manageUserBody } }, async (request) => {
+      return ok(await manageUser(ctx, authOf(request), request.body.id, request.body.action));
+    });
+
+    app.delete<{ Params: { id: string } }>('/user/:id', async (request) => {
+      await hardDeleteUserByAdmin(ctx, authOf(request), pathId(request.params.id));
+      return ok();
+    });
+
+    app.get('/group/', async () => ok(groupNames(ctx)));
+  };
+}

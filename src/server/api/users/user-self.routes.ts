@@ -1,0 +1,53 @@
+/**
+ * The signed-in user's own account under /api/user: profile edits, deletion, system access
+ * token, invitations, usable groups and models, notification settings. Plus the public
+ * group list a visitor may use.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { authOf } from '../../auth/guards';
+import { clearSession } from '../../auth/session';
+import { ok } from '../../plumbing/envelope';
+import { AFF_MSG, ensureAffCode, transferAffiliateQuota } from '../../services/users/affiliate.service';
+import { usableGroupsWithRatio, usableModels } from '../../services/users/user-groups.service';
+import { deleteSelf, regenerateAccessToken, updateSelf, type SelfUpdateInput } from '../../services/users/user-self.service';
+import { saveUserSetting, SETTING_MSG, type UserSettingInput } from '../../services/users/user-setting.service';
+import type { RouteDeps } from '../deps';
+import { affTransferBody, updateSelfBody, userSettingBody } from './user.schemas';
+
+export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    const user = { preHandler: guards.user };
+
+    app.put<{ Body: SelfUpdateInput }>('/user/self', { ...user, schema: { body: updateSelfBody } }, async (request) => {
+      await updateSelf(ctx, authOf(request).user, request.body);
+      return ok();
+    });
+
+    app.delete('/user/self', user, async (request, reply) => {
+      await deleteSelf(ctx, authOf(request).user);
+      clearSession(reply);
+      return ok();
+    });
+
+    app.get('/user/token', user, async (request) => ok(await regenerateAccessToken(ctx, authOf(request).id)));
+
+    app.get('/user/aff', user, async (request) => ok(await ensureAffCode(ctx, authOf(request).id)));
+
+    app.post<{ Body: { quota: number } }>('/user/aff_transfer', { ...user, schema: { body: affTransferBody } }, async (request) => {
+      await transferAffiliateQuota(ctx, authOf(request).id, request.body.quota);
+      return ok(undefined, AFF_MSG.transferred);
+    });
+
+    app.get('/user/models', user, async (request) => ok(await usableModels(ctx, authOf(request).group)));
+
+    app.get('/user/self/groups', user, async (request) => ok(usableGroupsWithRatio(ctx, authOf(request).group)));
+
+    // Public: a visitor (no group) sees what a new account could use.
+    app.get('/user/groups', async () => ok(usableGroupsWithRatio(ctx, '')));
+
+    app.put<{ Body: UserSettingInput }>('/user/setting', { ...user, schema: { body: userSettingBody } }, async (request) => {
+      await saveUserSetting(ctx, authOf(request).id, request.body);
+      return ok(undefined, SETTING_MSG.saved);
+    });
+  };
+}

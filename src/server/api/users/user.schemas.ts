@@ -1,0 +1,101 @@
+/**
+ * Body schemas of /api/user. Unknown fields are refused (400). The two edit calls receive
+ * whole user records from the console (seed 000 §7), so they accept every key of the user
+ * JSON shape and ignore the ones that call does not write.
+ */
+import { MANAGE_ACTIONS } from '../../services/users/user.rules';
+
+const string = { type: 'string' } as const;
+/** Read-only keys of the user record: accepted in any form, never written. */
+const ignored = {} as const;
+/** Quota travels as an integer number of quota units; keep it exact in a double. */
+const quota = { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+const READ_ONLY_USER_KEYS = [
+  'status',
+  'github_id',
+  'oidc_id',
+  'wechat_id',
+  'telegram_id',
+  'linux_do_id',
+  'verification_code',
+  'access_token',
+  'used_quota',
+  'request_count',
+  'aff_code',
+  'aff_count',
+  'aff_quota',
+  'aff_history_quota',
+  'inviter_id',
+  'DeletedAt',
+  'setting',
+] as const;
+
+const readOnlyUserProperties = Object.fromEntries(READ_ONLY_USER_KEYS.map((key) => [key, ignored]));
+
+export const createUserBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { username: string, display_name: string, password: string, role: { type: 'integer' } },
+} as const;
+
+export const updateUserBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id'],
+  properties: {
+    ...readOnlyUserProperties,
+    id: { type: 'integer' },
+    username: string,
+    display_name: string,
+    password: string,
+    group: string,
+    quota,
+    role: { type: 'integer' },
+    email: string,
+  },
+} as const;
+
+/** The caller's own record: only username, display name and password are written. */
+export const updateSelfBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...readOnlyUserProperties,
+    id: ignored,
+    group: ignored,
+    quota: ignored,
+    role: ignored,
+    email: ignored,
+    username: string,
+    display_name: string,
+    password: string,
+  },
+} as const;
+
+export const manageUserBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'action'],
+  properties: { id: { type: 'integer' }, action: { type: 'string', enum: [...MANAGE_ACTIONS] } },
+} as const;
+
+export const affTransferBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['quota'],
+  properties: { quota: { ...quota, minimum: 1 } },
+} as const;
+
+export const userSettingBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    notify_type: string,
+    quota_warning_threshold: { type: 'number' },
+    webhook_url: { type: 'string', maxLength: 2048 },
+    webhook_secret: { type: 'string', maxLength: 512 },
+    notification_email: { type: 'string', maxLength: 254 },
+    accept_unset_model_ratio_model: { type: 'boolean' },
+  },
+} as const;

@@ -1,0 +1,79 @@
+/**
+ * A user's notification settings (reference §4.1, with the seed's https-only webhook rule),
+ * stored as JSON text in `users.setting`. Saving replaces the whole setting, so switching
+ * the type drops the other type's fields.
+ */
+import type { AppContext } from '../../context';
+import { AppError } from '../../errors';
+import { updateUser } from './user.repository';
+
+export type NotifyType = 'email' | 'webhook';
+
+/** What is stored; absent keys mean the defaults (email, option QuotaRemindThreshold). */
+export interface UserSetting {
+  notify_type?: NotifyType;
+  quota_warning_threshold?: number;
+  webhook_url?: string;
+  webhook_secret?: string;
+  notification_email?: string;
+  accept_unset_model_ratio_model?: boolean;
+}
+
+export interface UserSettingInput {
+  notify_type?: string;
+  quota_warning_threshold?: number;
+  webhook_url?: string;
+  webhook_secret?: string;
+  notification_email?: string;
+  accept_unset_model_ratio_model?: boolean;
+}
+
+export const SETTING_MSG = {
+  saved: '设置已更新',
+  badType: '无效的预警类型',
+  badThreshold: '预警阈值必须大于0',
+  webhookMissing: 'Webhook地址不能为空',
+  webhookInvalid: '无效的Webhook地址',
+  emailInvalid: '无效的邮箱地址',
+} as const;
+
+/** Only absolute https addresses: the secret travels as a Bearer header and must not leak. */
+export function isHttpsUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Checks the input in the reference's order and answers the setting to store. */
+export function buildUserSetting(input: UserSettingInput): UserSetting {
+  const type = input.notify_type;
+  if (type !== 'email' && type !== 'webhook') throw new AppError(SETTING_MSG.badType);
+  const threshold = input.quota_warning_threshold;
+  if (threshold === undefined || !(threshold > 0)) throw new AppError(SETTING_MSG.badThreshold);
+  const setting: UserSetting = {
+    notify_type: type,
+    quota_warning_threshold: threshold,
+    accept_unset_model_ratio_model: input.accept_unset_model_ratio_model ?? false,
+  };
+  if (type === 'webhook') {
+    const url = (input.webhook_url ?? '').trim();
+    if (!url) throw new AppError(SETTING_MSG.webhookMissing);
+    if (!isHttpsUrl(url)) throw new AppError(SETTING_MSG.webhookInvalid);
+    setting.webhook_url = url;
+    if (input.webhook_secret) setting.webhook_secret = input.webhook_secret;
+  } else {
+    const email = (input.notification_email ?? '').trim();
+    if (email && !email.includes('@')) throw new AppError(SETTING_MSG.emailInvalid);
+    if (email) setting.notification_email = email;
+  }
+  return setting;
+}
+
+export async function saveUserSetting(ctx: AppContext, userId: number, input: UserSettingInput): Promise<void> {
+  const setting = buildUserSetting(input);
+  await updateUser(ctx.db, userId, { setting: JSON.stringify(setting) });
+}
+
