@@ -14,7 +14,7 @@ export interface OptionProblem {
 }
 
 /** One readable line from an Ajv error: where, what, and the allowed values when listed. */
-function describe(error: ErrorObject | undefined): string {
+function describeError(error: ErrorObject | undefined): string {
   if (!error) return 'is invalid';
   const where = error.instancePath ? `${error.instancePath.slice(1).replace(/\//g, '.')} ` : '';
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
@@ -47,9 +47,9 @@ export class OptionValidator {
     const decoded = decodeOption(def, text);
     if (!decoded.ok) return { kind: def.json ? 'json' : 'type', detail: decoded.reason };
     const value = this.#value.get(def.key);
-    if (value && !value(decoded.value)) return { kind: 'schema', detail: describe(value.errors?.[0]) };
+    if (value && !value(decoded.value)) return { kind: 'schema', detail: describeError(value.errors?.[0]) };
     const shape = this.#shape.get(def.key);
-    if (shape && !shape(JSON.parse(text))) return { kind: 'shape', detail: describe(shape.errors?.[0]) };
+    if (shape && !shape(JSON.parse(text))) return { kind: 'shape', detail: describeError(shape.errors?.[0]) };
     return undefined;
   }
 }
