@@ -54,6 +54,12 @@ export interface Config {
   webDistDir: string;
   /** Where the option and entity schemas live. */
   schemasDir: string;
+  /** GitHub's OAuth host (token exchange), without a trailing slash. */
+  githubOAuthUrl: string;
+  /** GitHub's REST API base (the `/user` profile), without a trailing slash. */
+  githubApiUrl: string;
+  /** LinuxDO Connect base (token exchange and `/api/user`), without a trailing slash. */
+  linuxdoUrl: string;
   debug: boolean;
   version: string;
 }
@@ -164,6 +170,9 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
     webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),
     schemasDir: resolve(root, 'schemas'),
+    githubOAuthUrl: str(env, 'GITHUB_OAUTH_URL', 'https://github.com').replace(/\/+$/, ''),
+    githubApiUrl: str(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
+    linuxdoUrl: str(env, 'LINUXDO_URL', 'https://connect.linux.do').replace(/\/+$/, ''),
     debug: bool(env, 'DEBUG', false),
     version: readVersion(root),
   };

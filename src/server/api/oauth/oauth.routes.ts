@@ -1,7 +1,132 @@
-/** /api routes: third-party login and binding. (Being written in this session: this module registers no route yet.) */
-import type { FastifyPluginAsync } from 'fastify';
+/**
+ * /api/oauth: third-party sign-in and binding. GitHub, OIDC and LinuxDO come back through
+ * the console's callback page with `code` and `state`; a signed-in session binds, anyone
+ * else signs in. WeChat takes the code the user typed; Telegram the widget's signed data.
+ * Every route shares the critical rate limit.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import type { UserRow } from '../../db/tables';
+import { AppError, MSG } from '../../errors';
+import { clearSession, readSession, updateSession } from '../../auth/session';
+import { ok } from '../../plumbing/envelope';
+import { githubProvider } from '../../services/oauth/github.provider';
+import { linuxdoProvider } from '../../services/oauth/linuxdo.provider';
+import { oidcProvider } from '../../services/oauth/oidc.provider';
+import { wechatProvider } from '../../services/oauth/wechat.provider';
+import { assertActive, bindTelegram, bindWithCode, signInWithCode, signInWithTelegram } from '../../services/oauth/oauth.service';
+import type { CodeGrant } from '../../services/oauth/oauth.types';
+import { randomAlphanumeric } from '../../services/users/user.service';
+import { findUserById } from '../../services/users/user.repository';
+import { serializeLogin } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
 
-export function oauthRoutes(_deps: RouteDeps): FastifyPluginAsync {
-  return async () => {};
+/** Providers whose callback carries the state issued by GET /api/oauth/state. */
+const CALLBACK_PROVIDERS = [githubProvider, oidcProvider, linuxdoProvider];
+
+const STATE_LENGTH = 12;
+
+const stateQuery = {
+  type: 'object',
+  properties: { aff: { type: 'string' } },
+} as const;
+
+const callbackQuery = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    state: { type: 'string' },
+    error: { type: 'string' },
+    error_description: { type: 'string' },
+  },
+} as const;
+
+const codeQuery = {
+  type: 'object',
+  properties: { code: { type: 'string' } },
+} as const;
+
+interface CallbackQuery {
+  code?: string;
+  state?: string;
+  error?: string;
+  error_description?: string;
+}
+
+/** Starts the session exactly as password login does and answers the login user shape. */
+function completeLogin(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
+  updateSession(request, reply, { id: user.id, username: user.username });
+  return ok(serializeLogin(user));
+}
+
+/** The account of the signed-in session (binding needs one), checked like the guards do. */
+async function sessionUser(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<UserRow> {
+  const { id } = readSession(request);
+  if (!id) throw new AppError(MSG.notLoggedIn, 401);
+  const user = await findUserById(ctx.db, id);
+  if (!user) {
+    clearSession(reply);
+    throw new AppError('用户已注销', 401);
+  }
+  assertActive(user);
+  return user;
+}
+
+function grantOf(request: FastifyRequest, code: string | undefined): CodeGrant {
+  return { code: code ?? '', requestOrigin: `${request.protocol}://${request.host}` };
+}
+
+export function oauthRoutes({ ctx, critical }: RouteDeps): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Querystring: { aff?: string } }>('/oauth/state', { onRequest: critical, schema: { querystring: stateQuery } }, async (request, reply) => {
+      const state = randomAlphanumeric(STATE_LENGTH);
+      const aff = request.query.aff?.trim();
+      updateSession(request, reply, aff ? { oauth_state: state, aff } : { oauth_state: state });
+      return ok(state);
+    });
+
+    for (const provider of CALLBACK_PROVIDERS) {
+      app.get<{ Querystring: CallbackQuery }>(
+        `/oauth/${provider.id}`,
+        { onRequest: critical, schema: { querystring: callbackQuery } },
+        async (request, reply) => {
+          const query = request.query;
+          if (provider.reportsQueryErrors && query.error) throw new AppError(query.error_description || query.error);
+          const session = readSession(request);
+          if (!query.state || query.state !== session.oauth_state) throw new AppError('state is empty or not same', 403);
+          const grant = grantOf(request, query.code);
+          if (session.id) {
+            const user = await sessionUser(ctx, request, reply);
+            await bindWithCode(ctx, provider, user.id, grant);
+            return ok(undefined, 'bind');
+          }
+          const user = await signInWithCode(ctx, provider, grant, session.aff);
+          return completeLogin(request, reply, user);
+        },
+      );
+    }
+
+    app.get<{ Querystring: { code?: string } }>('/oauth/wechat', { onRequest: critical, schema: { querystring: codeQuery } }, async (request, reply) => {
+      const user = await signInWithCode(ctx, wechatProvider, grantOf(request, request.query.code), readSession(request).aff);
+      return completeLogin(request, reply, user);
+    });
+
+    app.get<{ Querystring: { code?: string } }>('/oauth/wechat/bind', { onRequest: critical, schema: { querystring: codeQuery } }, async (request, reply) => {
+      const user = await sessionUser(ctx, request, reply);
+      await bindWithCode(ctx, wechatProvider, user.id, grantOf(request, request.query.code));
+      return ok();
+    });
+
+    app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/login', { onRequest: critical }, async (request, reply) => {
+      const user = await signInWithTelegram(ctx, request.query);
+      return completeLogin(request, reply, user);
+    });
+
+    // The Telegram widget redirects the browser here, so success is a redirect, not JSON.
+    app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/bind', { onRequest: critical }, async (request, reply) => {
+      const user = await sessionUser(ctx, request, reply);
+      await bindTelegram(ctx, user.id, request.query);
+      return reply.redirect('/setting', 302);
+    });
+  };
 }
