@@ -18,6 +18,7 @@ import { registerApi } from './api';
 import { loadOptionSchemas, OptionsService } from './services/options/options.service';
 import { MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/rate-limit';
 import { ensureRootAccount } from './services/users/setup';
+import { createCodeStore } from './services/accounts/code-store';
 
 export interface App {
   server: FastifyInstance;
@@ -46,6 +47,7 @@ async function buildContext(config: Config): Promise<{ ctx: AppContext; database
       ...(redis ? { redis } : {}),
       options,
       rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+      codes: createCodeStore(redis),
       startTime: Math.floor(Date.now() / 1000),
     };
     if (isMaster) await ensureRootAccount(ctx);

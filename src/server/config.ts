@@ -38,6 +38,8 @@ export interface Config {
   batchUpdateEnabled: boolean;
   batchUpdateInterval: number;
   generateDefaultToken: boolean;
+  /** Cloudflare Turnstile siteverify endpoint (replaceable for tests or a proxy). */
+  turnstileVerifyUrl: string;
   globalApiRateLimit: RateLimitConfig;
   globalWebRateLimit: RateLimitConfig;
   criticalRateLimit: RateLimitConfig;
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     batchUpdateEnabled: bool(env, 'BATCH_UPDATE_ENABLED', false),
     batchUpdateInterval: int(env, 'BATCH_UPDATE_INTERVAL', 5),
     generateDefaultToken: bool(env, 'GENERATE_DEFAULT_TOKEN', false),
+    turnstileVerifyUrl: str(env, 'TURNSTILE_VERIFY_URL', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'),
     globalApiRateLimit: {
       enabled: bool(env, 'GLOBAL_API_RATE_LIMIT_ENABLE', true),
       limit: int(env, 'GLOBAL_API_RATE_LIMIT', 180),

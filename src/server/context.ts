@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { DialectName } from './db/connect';
 import type { Database } from './db/tables';
 import type { OptionsService } from './services/options/options.service';
+import type { CodeStore } from './services/accounts/code-store';
 import type { RateLimiter } from './plumbing/rate-limit';
 
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   redis?: Redis;
   options: OptionsService;
   rateLimiter: RateLimiter;
+  /** Mailed verification codes and reset tokens (Redis-backed when Redis is configured). */
+  codes: CodeStore;
   /** Unix seconds when this process started. */
   startTime: number;
 }
