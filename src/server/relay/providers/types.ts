@@ -39,12 +39,17 @@ export interface Usage {
 /** Provider-relevant global options, read by the pipeline from the options store. */
 export interface ProviderOptions {
   claudeDefaultMaxTokens: Record<string, number>;
-  claudeModelHeaders: Record<string, Record<string, string>>;
+  /** Option `claude.model_headers_settings`: requested model -> header -> value (a list is joined with ','). */
+  claudeModelHeaders: Record<string, Record<string, string | string[]>>;
   claudeThinkingAdapterEnabled: boolean;
   claudeThinkingBudgetPercentage: number;
   geminiSafetySettings: Record<string, string>;
   geminiVersionSettings: Record<string, string>;
   azureDefaultApiVersion: string;
+  /** Env `GEMINI_VISION_MAX_IMAGE_NUM`: images allowed in one message (default 16; -1 = unlimited). */
+  geminiMaxImagesPerMessage?: number;
+  /** Env `FORCE_STREAM_OPTION`: ask streaming upstreams for a usage chunk (default true). */
+  forceStreamUsage?: boolean;
 }
 
 /** The chosen channel as a provider sees it. */
@@ -56,7 +61,11 @@ export interface Target {
   key: string;
   /** The model name the caller asked for (billing name). */
   requestModel: string;
-  /** The model name sent upstream (after model mapping and suffix handling). */
+  /**
+   * The model name after model mapping. Suffixes that mean a request option (`-thinking`,
+   * `-high`/`-medium`/`-low`) are still on it: the provider strips them and reports the name
+   * it really sent in `UpstreamRequest.model`.
+   */
   upstreamModel: string;
   /** The channel's `other` column (API version, region, ...). */
   other: string;
@@ -67,14 +76,35 @@ export interface Target {
   clientQuery?: Record<string, string>;
   /** Selected client headers a provider may honour (e.g. anthropic-version, anthropic-beta). */
   clientHeaders?: Record<string, string>;
+  /** The channel's `openai_organization`, sent as `OpenAI-Organization` by the OpenAI family. */
+  organization?: string;
 }
 
 export interface UpstreamRequest {
   url: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  /** JSON text, raw bytes, or a multipart form (audio). */
+  /** JSON text, raw bytes, or a multipart form (audio; no Content-Type header then, fetch sets it). */
   body?: string | Uint8Array | FormData;
+  /** The model name really sent upstream (suffixes stripped), for logs. */
+  model?: string;
+  /** The reasoning effort taken from a `-high`/`-medium`/`-low` suffix, for the log. */
+  reasoningEffort?: string;
+}
+
+/**
+ * Thrown by `buildRequest` when a request cannot be converted for this provider (a client
+ * error: reply 400, no retry, no channel penalty).
+ */
+export class ProviderRequestError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'invalid_request',
+    readonly status = 400,
+  ) {
+    super(message);
+    this.name = 'ProviderRequestError';
+  }
 }
 
 /** A non-stream answer converted for the client. */
@@ -84,6 +114,8 @@ export interface ParsedResponse {
   usage?: Usage;
   /** Text of the answer, for local counting when the provider reports no usage. */
   text?: string;
+  /** Set when an HTTP 200 answer is really an error (e.g. a body with `error.type`). */
+  error?: UpstreamError;
 }
 
 /** One server-sent event as read from upstream. */
@@ -103,14 +135,22 @@ export interface StreamStep {
   usage?: Usage;
   /** Text generated in this step (content, reasoning, tool arguments), for local counting. */
   text?: string;
-  /** Set when the upstream event reports an error; the pipeline ends the stream. */
+  /**
+   * Set when the upstream event reports an error; the pipeline sends `out` (e.g. a Claude
+   * `error` event the client understands) and then ends the stream.
+   */
   error?: UpstreamError;
 }
 
 export interface StreamConverter {
   onEvent(event: SseEvent): StreamStep;
-  /** Called once when the upstream stream ends; may emit closing events (not `[DONE]`). */
-  finish(): StreamStep;
+  /**
+   * Called once when the upstream stream ends; may emit closing events (not `[DONE]`), such as
+   * the usage chunk a client asked for with `stream_options.include_usage` or Claude's
+   * `message_delta`/`message_stop`. `fallbackUsage` is the pipeline's local count, used in
+   * those closing events when the stream reported no usage.
+   */
+  finish(fallbackUsage?: Usage): StreamStep;
 }
 
 /** An upstream failure, normalised (OpenAI error fields). */
@@ -125,7 +165,16 @@ export interface Provider {
   /** Stable id, e.g. `openai`, `claude`, `gemini`. */
   id: string;
   modes: ReadonlySet<RelayMode>;
+  /**
+   * `body` is the client's JSON (OpenAI shape; Claude's for `messages`). For `transcriptions`
+   * and `translations` it holds the form fields as strings and the upload as a `Blob` in `file`.
+   * Throws `ProviderRequestError` when the body cannot be converted.
+   */
   buildRequest(mode: RelayMode, body: Record<string, unknown>, target: Target, stream: boolean): UpstreamRequest;
+  /**
+   * `json` is the parsed upstream body (a string for non-JSON answers such as transcriptions in
+   * `text` format). Not called for `speech`: its audio is streamed back as is.
+   */
   parseResponse(mode: RelayMode, json: unknown, target: Target): ParsedResponse;
   /** Absent for modes that never stream. */
   createStream?(mode: RelayMode, target: Target, client: { includeUsage: boolean }): StreamConverter;
