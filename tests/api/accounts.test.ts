@@ -314,6 +314,14 @@ describeEachDialect('accounts', (dialect) => {
     expect((await c.get('/api/reset_password?email=nobody@example.com')).body.message).toBe('该邮箱地址未注册');
     expect(turnstile.calls.length).toBe(afterPass);
 
+    // Login has the check too; the pass it records survives the login's own session write.
+    const fresh = s.client();
+    expect((await fresh.post('/api/user/login', { username: 'alice', password: 'alicepass1' })).body).toEqual({ success: false, message: TURNSTILE_EMPTY });
+    const login = await fresh.post('/api/user/login?turnstile=good-token', { username: 'alice', password: 'alicepass1' });
+    expect(login.body.success).toBe(true);
+    expect((await fresh.get('/api/reset_password?email=nobody@example.com')).body.message).toBe('该邮箱地址未注册');
+    expect((await fresh.get('/api/user/self')).body.data.username).toBe('alice');
+
     turnstile.broken = true;
     expect((await s.client().get('/api/reset_password?email=nobody@example.com&turnstile=good-token')).body).toEqual({ success: false, message: TURNSTILE_FAILED });
     // Confirming a reset has no bot check.

@@ -41,9 +41,14 @@ export function writeSession(reply: FastifyReply, data: SessionData): void {
   });
 }
 
+// What this request already wrote: a second update (the bot check, then login) must build on
+// it, not on the incoming cookie, or the later Set-Cookie would drop the earlier values.
+const written = new WeakMap<FastifyRequest, SessionData>();
+
 /** Merges values into the session of this request and writes it back. */
 export function updateSession(request: FastifyRequest, reply: FastifyReply, patch: SessionData): SessionData {
-  const next = { ...readSession(request), ...patch };
+  const next = { ...(written.get(request) ?? readSession(request)), ...patch };
+  written.set(request, next);
   writeSession(reply, next);
   return next;
 }

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { clearSession, updateSession } from '../../auth/session';
+import { turnstileCheck } from '../../auth/turnstile';
 import { AppError, MSG } from '../../errors';
 import { ok } from '../../plumbing/envelope';
 import { USER_STATUS_ENABLED } from '../../../shared/roles';
@@ -27,7 +28,7 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
 
     app.post<{ Body: { username?: string; password?: string } }>(
       '/user/login',
-      { onRequest: critical, schema: { body: loginBody } },
+      { onRequest: critical, preHandler: turnstileCheck(ctx), schema: { body: loginBody } },
       async (request, reply) => {
         if (!ctx.options.bool('PasswordLoginEnabled')) throw new AppError('管理员关闭了密码登录');
         const username = (request.body?.username ?? '').trim();
