@@ -1,0 +1,183 @@
+/**
+ * Turns a schema-checked channel body into the columns to write, applying the channel rules
+ * of seed 001 §5 with their messages. Pure: nothing here touches the database, so every
+ * bad input is refused before a transaction starts.
+ */
+import type { Updateable } from 'kysely';
+import type { ChannelsTable } from '../../db/tables';
+import { AppError, MSG } from '../../errors';
+import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
+import type { JsonField } from './channel.schema';
+
+export const MSG_CHANNEL = {
+  nameAndKey: '请填写渠道名称和渠道密钥！',
+  models: '请至少选择一个模型！',
+  modelTooLong: '模型名称过长: ',
+  groupTooLong: '分组名称过长: ',
+  vertexRegion: '部署地区不能为空',
+  vertexDefault: '部署地区必须包含default字段',
+} as const;
+
+const VERTEX_TYPE = 41;
+const XUNFEI_TYPE = 18;
+const MAX_MODEL_LENGTH = 255;
+/** abilities.group is varchar(64); channels.group varchar(255). */
+const MAX_GROUP_LENGTH = 64;
+const MAX_GROUPS_TEXT = 255;
+
+/** The writable fields of a channel body (read-only ones may be present and are ignored). */
+export interface ChannelBody {
+  id?: number;
+  name?: string;
+  type?: number;
+  key?: string;
+  openai_organization?: string | null;
+  max_input_tokens?: number;
+  base_url?: string | null;
+  other?: string | null;
+  model_mapping?: string | null;
+  status_code_mapping?: string | null;
+  models?: string;
+  group?: string;
+  groups?: string[];
+  auto_ban?: number;
+  test_model?: string | null;
+  priority?: number;
+  weight?: number;
+  tag?: string | null;
+  setting?: string | null;
+  param_override?: string | null;
+  status?: number;
+  other_info?: string | null;
+}
+
+export type ChannelColumns = Updateable<ChannelsTable>;
+
+/** Comma list (or list) → trimmed, de-duplicated names in order. */
+export function splitNames(input: string | readonly string[] | null | undefined): string[] {
+  const parts = typeof input === 'string' ? input.split(',') : (input ?? []);
+  return [...new Set(parts.map((s) => s.trim()).filter(Boolean))];
+}
+
+/** Model names; refuses an empty list and names longer than 255 characters. */
+export function modelList(input: string | readonly string[] | null | undefined): string[] {
+  const models = splitNames(input);
+  if (models.length === 0) throw new AppError(MSG_CHANNEL.models);
+  const long = models.find((m) => [...m].length > MAX_MODEL_LENGTH);
+  if (long) throw new AppError(MSG_CHANNEL.modelTooLong + long);
+  return models;
+}
+
+/** Group names; an empty list means the default group. */
+export function groupList(input: string | readonly string[] | null | undefined): string[] {
+  const groups = splitNames(input);
+  if (groups.length === 0) return ['default'];
+  const long = groups.find((g) => [...g].length > MAX_GROUP_LENGTH);
+  if (long) throw new AppError(MSG_CHANNEL.groupTooLong + long);
+  if ([...groups.join(',')].length > MAX_GROUPS_TEXT) throw new AppError(MSG_CHANNEL.groupTooLong + groups.join(','));
+  return groups;
+}
+
+/** Non-empty text must be a JSON object; answers the text to store (null when empty). */
+export function jsonText(value: string | null | undefined, message: string): string | null {
+  const text = (value ?? '').trim();
+  if (text === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new AppError(message);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError(message);
+  return text;
+}
+
+function optionalText(value: string | null | undefined): string | null {
+  const text = (value ?? '').trim();
+  return text === '' ? null : text;
+}
+
+/** Vertex keeps its region in `other`: a name, or JSON with a `default` entry. */
+function checkVertexRegion(other: string): void {
+  if (other === '') throw new AppError(MSG_CHANNEL.vertexRegion);
+  if (!other.startsWith('{')) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(other);
+  } catch {
+    throw new AppError(MSG_CHANNEL.vertexDefault);
+  }
+  if (!parsed || typeof parsed !== 'object' || !('default' in parsed)) throw new AppError(MSG_CHANNEL.vertexDefault);
+}
+
+export interface ExistingChannel {
+  type: number;
+  other: string | null;
+}
+
+/**
+ * The columns a body writes. With `existing` (an update) only the fields present change,
+ * and an empty key keeps the stored one; without it (a create) name, key and models are
+ * required and the seed's defaults fill the rest. The key itself is not returned here:
+ * creates split it into one channel per line, updates take it from `updateKey`.
+ */
+export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField[], existing?: ExistingChannel): ChannelColumns {
+  const creating = !existing;
+  const has = (field: keyof ChannelBody) => body[field] !== undefined;
+  const out: ChannelColumns = {};
+
+  if (creating || has('name')) {
+    const name = (body.name ?? '').trim();
+    if (!name || (creating && !(body.key ?? '').trim())) throw new AppError(MSG_CHANNEL.nameAndKey);
+    out.name = name;
+  }
+  if (creating || has('models')) out.models = modelList(body.models).join(',');
+  if (creating || has('group') || has('groups')) out.group = groupList(body.groups ?? body.group).join(',');
+  if (creating || has('type')) {
+    const type = body.type ?? 1;
+    if (!isKnownChannelType(type)) throw new AppError(`${MSG.invalidParams}: type ${type}`);
+    out.type = type;
+  }
+  if (creating || has('base_url')) out.base_url = (body.base_url ?? '').trim().replace(/\/+$/, '');
+  for (const { field, message } of jsonFields) {
+    const key = field as keyof ChannelBody & keyof ChannelColumns;
+    if (creating || has(key)) (out as Record<string, unknown>)[key] = jsonText(body[key] as string | null | undefined, message);
+  }
+  for (const field of ['openai_organization', 'test_model', 'tag'] as const) {
+    if (creating || has(field)) out[field] = optionalText(body[field]);
+  }
+  for (const field of ['max_input_tokens', 'auto_ban', 'priority', 'weight', 'status'] as const) {
+    if (has(field)) out[field] = body[field];
+  }
+  if (creating) {
+    out.auto_ban ??= 1;
+    out.priority ??= 0;
+    out.weight ??= 0;
+    out.status ??= 1;
+    out.max_input_tokens ??= 0;
+    out.other_info ??= '';
+  }
+
+  // `other` depends on the resulting type: Xunfei defaults its version, Vertex needs a region.
+  if (creating || has('other') || has('type')) {
+    const type = (out.type as number | undefined) ?? existing!.type;
+    let other = has('other') || creating ? (body.other ?? '').trim() : (existing!.other ?? '').trim();
+    if (type === XUNFEI_TYPE && other === '') other = XUNFEI_DEFAULT_VERSION;
+    if (type === VERTEX_TYPE) checkVertexRegion(other);
+    out.other = other;
+  }
+  return out;
+}
+
+/** The keys of a create: one channel per non-empty line; Vertex keys are one JSON document. */
+export function keysToCreate(body: ChannelBody): string[] {
+  const key = (body.key ?? '').trim();
+  if (body.type === VERTEX_TYPE) return key ? [key] : [];
+  return [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))];
+}
+
+/** An update's new key, or undefined to keep the stored one. */
+export function updateKey(body: ChannelBody): string | undefined {
+  const key = (body.key ?? '').trim();
+  return key === '' ? undefined : key;
+}

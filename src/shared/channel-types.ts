@@ -1,0 +1,243 @@
+/**
+ * The channel type table: every numeric type id of the reference implementation, with the
+ * console name, the default base URL, whether the console shows extra fields for it, the
+ * adaptor family the relay uses, and the default model list offered when a channel is made.
+ *
+ * Pure data and tiny helpers: the console and the server both import it, so there is no
+ * second copy of this table anywhere. Ids 28–30 and 32 do not exist in the reference.
+ */
+
+/** Which relay adaptor handles a type. `unsupported` types can be stored but not relayed. */
+export type ChannelFamily =
+  | 'openai'
+  | 'openai-compatible'
+  | 'azure'
+  | 'custom'
+  | 'claude'
+  | 'gemini'
+  | 'vertex'
+  | 'aws'
+  | 'ollama'
+  | 'deepseek'
+  | 'palm'
+  | 'baidu'
+  | 'baidu-v2'
+  | 'zhipu'
+  | 'zhipu-4v'
+  | 'ali'
+  | 'xunfei'
+  | 'tencent'
+  | 'perplexity'
+  | 'cohere'
+  | 'minimax'
+  | 'dify'
+  | 'jina'
+  | 'cloudflare'
+  | 'siliconflow'
+  | 'mistral'
+  | 'mokaai'
+  | 'volcengine'
+  | 'xai'
+  | 'midjourney'
+  | 'suno'
+  | 'unsupported';
+
+export interface ChannelType {
+  id: number;
+  /** The console name (English or a brand name). */
+  name: string;
+  /** The Chinese console label where it differs from `name`. */
+  label?: string;
+  /** Used when a channel's base_url is empty; '' when the operator must give one. */
+  defaultBaseUrl: string;
+  /** The console shows type-specific fields (Azure version, Xunfei version, region ...). */
+  hasExtraFields: boolean;
+  family: ChannelFamily;
+  /** `owned_by` of this type's models in the model catalogue. */
+  owner: string;
+  /** Offered when a channel of this type is created; also the built-in model catalogue. */
+  defaultModels: readonly string[];
+  /** Types kept only so that old databases still open; the console need not offer them. */
+  legacy?: boolean;
+}
+
+export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
+export type ChannelStatus = (typeof CHANNEL_STATUS)[keyof typeof CHANNEL_STATUS];
+
+/** Channel defaults of seed 001 §9. */
+export const CHANNEL_DEFAULTS = { type: 1, autoBan: 1, group: 'default', priority: 0, weight: 0 } as const;
+
+/** Type 18 (Xunfei) stores its API version in `other`; the console default. */
+export const XUNFEI_DEFAULT_VERSION = 'v2.1';
+
+const OPENAI_MODELS = [
+  'gpt-3.5-turbo', 'gpt-3.5-turbo-0125', 'gpt-3.5-turbo-1106', 'gpt-3.5-turbo-16k', 'gpt-3.5-turbo-instruct',
+  'gpt-4', 'gpt-4-0613', 'gpt-4-32k', 'gpt-4-turbo', 'gpt-4-turbo-2024-04-09', 'gpt-4-1106-preview', 'gpt-4-0125-preview',
+  'chatgpt-4o-latest', 'gpt-4o', 'gpt-4o-2024-05-13', 'gpt-4o-2024-08-06', 'gpt-4o-2024-11-20', 'gpt-4o-mini', 'gpt-4o-mini-2024-07-18',
+  'gpt-4.5-preview', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4.1-nano',
+  'o1', 'o1-2024-12-17', 'o1-mini', 'o1-preview', 'o3-mini', 'o3-mini-high', 'o3-mini-medium', 'o3-mini-low',
+  'gpt-4o-audio-preview', 'gpt-4o-realtime-preview', 'gpt-4o-mini-realtime-preview',
+  'text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002',
+  'text-moderation-latest', 'text-moderation-stable', 'omni-moderation-latest',
+  'davinci-002', 'babbage-002', 'dall-e-2', 'dall-e-3', 'whisper-1', 'tts-1', 'tts-1-1106', 'tts-1-hd', 'tts-1-hd-1106',
+] as const;
+
+const CLAUDE_MODELS = [
+  'claude-instant-1.2', 'claude-2', 'claude-2.0', 'claude-2.1',
+  'claude-3-haiku-20240307', 'claude-3-sonnet-20240229', 'claude-3-opus-20240229',
+  'claude-3-5-haiku-20241022', 'claude-3-5-sonnet-20240620', 'claude-3-5-sonnet-20241022',
+  'claude-3-7-sonnet-20250219', 'claude-3-7-sonnet-20250219-thinking',
+] as const;
+
+const GEMINI_MODELS = [
+  'gemini-1.5-pro', 'gemini-1.5-flash', 'gemini-1.5-flash-8b', 'gemini-2.0-flash', 'gemini-2.0-flash-lite',
+  'gemini-2.0-flash-thinking-exp', 'gemini-2.5-pro-exp-03-25', 'text-embedding-004', 'imagen-3.0-generate-002',
+] as const;
+
+/** The drawing actions billed as models by the Midjourney relay. */
+const MIDJOURNEY_MODELS = [
+  'mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation',
+  'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'mj_describe', 'mj_upscale', 'swap_face', 'mj_upload',
+] as const;
+
+const DEEPSEEK_MODELS = ['deepseek-chat', 'deepseek-reasoner'] as const;
+
+function openaiCompatible(id: number, name: string, defaultBaseUrl: string, extra: Partial<ChannelType> = {}): ChannelType {
+  return { id, name, defaultBaseUrl, hasExtraFields: false, family: 'openai-compatible', owner: 'openai', defaultModels: OPENAI_MODELS, ...extra };
+}
+
+export const CHANNEL_TYPES: readonly ChannelType[] = [
+  { id: 1, name: 'OpenAI', defaultBaseUrl: 'https://api.openai.com', hasExtraFields: false, family: 'openai', owner: 'openai', defaultModels: OPENAI_MODELS },
+  { id: 2, name: 'Midjourney Proxy', defaultBaseUrl: 'https://oa.api2d.net', hasExtraFields: true, family: 'midjourney', owner: 'midjourney', defaultModels: MIDJOURNEY_MODELS },
+  { id: 3, name: 'Azure OpenAI', defaultBaseUrl: '', hasExtraFields: true, family: 'azure', owner: 'openai', defaultModels: OPENAI_MODELS },
+  { id: 4, name: 'Ollama', defaultBaseUrl: 'http://localhost:11434', hasExtraFields: false, family: 'ollama', owner: 'ollama', defaultModels: ['llama3.1', 'llama3.2', 'qwen2.5', 'deepseek-r1', 'nomic-embed-text'] },
+  { id: 5, name: 'Midjourney Proxy Plus', defaultBaseUrl: 'https://api.openai-sb.com', hasExtraFields: true, family: 'midjourney', owner: 'midjourney', defaultModels: MIDJOURNEY_MODELS },
+  openaiCompatible(6, 'OpenAI Max', 'https://api.openaimax.com', { legacy: true }),
+  openaiCompatible(7, 'OhMyGPT', 'https://api.ohmygpt.com', { legacy: true }),
+  { id: 8, name: 'Custom', label: '自定义渠道', defaultBaseUrl: '', hasExtraFields: true, family: 'custom', owner: 'custom', defaultModels: OPENAI_MODELS },
+  openaiCompatible(9, 'AILS', 'https://api.caipacity.com', { legacy: true }),
+  openaiCompatible(10, 'AIProxy', 'https://api.aiproxy.io', { legacy: true }),
+  { id: 11, name: 'Google PaLM2', defaultBaseUrl: '', hasExtraFields: false, family: 'palm', owner: 'google palm', defaultModels: ['PaLM-2'] },
+  openaiCompatible(12, 'API2GPT', 'https://api.api2gpt.com', { legacy: true }),
+  openaiCompatible(13, 'AIGC2D', 'https://api.aigc2d.com', { legacy: true }),
+  { id: 14, name: 'Anthropic Claude', defaultBaseUrl: 'https://api.anthropic.com', hasExtraFields: false, family: 'claude', owner: 'claude', defaultModels: CLAUDE_MODELS },
+  {
+    id: 15, name: 'Baidu Qianfan', label: '百度文心千帆', defaultBaseUrl: 'https://aip.baidubce.com', hasExtraFields: true, family: 'baidu', owner: 'baidu',
+    defaultModels: ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'ERNIE-Character-8K', 'ERNIE-Functions-8K', 'Embedding-V1'],
+  },
+  { id: 16, name: 'Zhipu ChatGLM', label: '智谱 ChatGLM', defaultBaseUrl: 'https://open.bigmodel.cn', hasExtraFields: false, family: 'zhipu', owner: 'zhipu', defaultModels: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'] },
+  {
+    id: 17, name: 'Ali Qwen', label: '阿里通义千问', defaultBaseUrl: 'https://dashscope.aliyuncs.com', hasExtraFields: false, family: 'ali', owner: 'ali',
+    defaultModels: ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long', 'text-embedding-v1', 'text-embedding-v3'],
+  },
+  {
+    id: 18, name: 'Xunfei Spark', label: '讯飞星火认知', defaultBaseUrl: '', hasExtraFields: true, family: 'xunfei', owner: 'xunfei',
+    defaultModels: ['SparkDesk', 'SparkDesk-v1.1', 'SparkDesk-v2.1', 'SparkDesk-v3.1', 'SparkDesk-v3.5', 'SparkDesk-v4.0'],
+  },
+  {
+    id: 19, name: '360 Zhinao', label: '360 智脑', defaultBaseUrl: 'https://api.360.cn', hasExtraFields: false, family: 'openai-compatible', owner: '360',
+    defaultModels: ['360GPT_S2_V9', 'embedding-bert-512-v1', 'embedding_s1_v1', 'semantic_similarity_s1_v1'],
+  },
+  {
+    id: 20, name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', hasExtraFields: false, family: 'openai-compatible', owner: 'openrouter',
+    defaultModels: ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.0-flash-001', 'deepseek/deepseek-chat', 'meta-llama/llama-3.1-70b-instruct'],
+  },
+  { id: 21, name: 'AI Proxy Library', label: '知识库：AI Proxy', defaultBaseUrl: 'https://api.aiproxy.io', hasExtraFields: true, family: 'unsupported', owner: 'aiproxy', defaultModels: [] },
+  { id: 22, name: 'FastGPT', label: '知识库：FastGPT', defaultBaseUrl: 'https://fastgpt.run/api/openapi', hasExtraFields: true, family: 'openai-compatible', owner: 'fastgpt', defaultModels: [] },
+  { id: 23, name: 'Tencent Hunyuan', label: '腾讯混元', defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com', hasExtraFields: true, family: 'tencent', owner: 'tencent', defaultModels: ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-standard-256K', 'hunyuan-pro', 'hunyuan-turbo'] },
+  { id: 24, name: 'Google Gemini', defaultBaseUrl: 'https://generativelanguage.googleapis.com', hasExtraFields: false, family: 'gemini', owner: 'google gemini', defaultModels: GEMINI_MODELS },
+  { id: 25, name: 'Moonshot', defaultBaseUrl: 'https://api.moonshot.cn', hasExtraFields: false, family: 'openai-compatible', owner: 'moonshot', defaultModels: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
+  {
+    id: 26, name: 'Zhipu GLM-4V', label: '智谱 GLM-4V', defaultBaseUrl: 'https://open.bigmodel.cn', hasExtraFields: false, family: 'zhipu-4v', owner: 'zhipu_4v',
+    defaultModels: ['glm-4', 'glm-4v', 'glm-3-turbo', 'glm-4-alltools', 'glm-4-plus', 'glm-4-0520', 'glm-4-air', 'glm-4-airx', 'glm-4-long', 'glm-4-flash', 'glm-4v-plus', 'embedding-2', 'embedding-3'],
+  },
+  { id: 27, name: 'Perplexity', defaultBaseUrl: 'https://api.perplexity.ai', hasExtraFields: false, family: 'perplexity', owner: 'perplexity', defaultModels: ['sonar', 'sonar-pro', 'sonar-reasoning', 'sonar-reasoning-pro'] },
+  {
+    id: 31, name: '01.AI', label: '零一万物', defaultBaseUrl: 'https://api.lingyiwanwu.com', hasExtraFields: false, family: 'openai-compatible', owner: 'lingyiwanwu',
+    defaultModels: ['yi-large', 'yi-medium', 'yi-vision', 'yi-medium-200k', 'yi-spark', 'yi-large-rag', 'yi-large-turbo', 'yi-lightning'],
+  },
+  {
+    id: 33, name: 'AWS Claude', defaultBaseUrl: '', hasExtraFields: true, family: 'aws', owner: 'aws',
+    defaultModels: CLAUDE_MODELS.filter((m) => m !== 'claude-2' && !m.endsWith('-thinking')),
+  },
+  {
+    id: 34, name: 'Cohere', defaultBaseUrl: 'https://api.cohere.ai', hasExtraFields: false, family: 'cohere', owner: 'cohere',
+    defaultModels: ['command', 'command-light', 'command-r', 'command-r-plus', 'command-r-08-2024', 'command-r-plus-08-2024', 'rerank-english-v3.0', 'rerank-multilingual-v3.0'],
+  },
+  { id: 35, name: 'MiniMax', defaultBaseUrl: 'https://api.minimax.chat', hasExtraFields: false, family: 'minimax', owner: 'minimax', defaultModels: ['abab6.5-chat', 'abab6.5s-chat', 'abab6-chat', 'abab5.5-chat', 'abab5.5s-chat'] },
+  { id: 36, name: 'Suno API', defaultBaseUrl: '', hasExtraFields: true, family: 'suno', owner: 'suno', defaultModels: ['suno_music', 'suno_lyrics'] },
+  { id: 37, name: 'Dify', defaultBaseUrl: 'https://api.dify.ai', hasExtraFields: false, family: 'dify', owner: 'dify', defaultModels: ['dify'] },
+  { id: 38, name: 'Jina', defaultBaseUrl: 'https://api.jina.ai', hasExtraFields: false, family: 'jina', owner: 'jina', defaultModels: ['jina-clip-v1', 'jina-embeddings-v3', 'jina-reranker-v2-base-multilingual'] },
+  {
+    id: 39, name: 'Cloudflare Workers AI', label: 'Cloudflare', defaultBaseUrl: 'https://api.cloudflare.com', hasExtraFields: true, family: 'cloudflare', owner: 'cloudflare',
+    defaultModels: [
+      '@cf/meta/llama-3.1-8b-instruct', '@cf/meta/llama-3-8b-instruct', '@cf/meta/llama-2-7b-chat-fp16', '@cf/mistral/mistral-7b-instruct-v0.1',
+      '@cf/qwen/qwen1.5-14b-chat-awq', '@cf/google/gemma-7b-it-lora', '@cf/microsoft/phi-2', '@cf/openchat/openchat-3.5-0106',
+    ],
+  },
+  {
+    id: 40, name: 'SiliconFlow', label: 'SiliconCloud', defaultBaseUrl: 'https://api.siliconflow.cn', hasExtraFields: true, family: 'siliconflow', owner: 'siliconflow',
+    defaultModels: ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen2.5-72B-Instruct', 'THUDM/glm-4-9b-chat', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
+  },
+  {
+    id: 41, name: 'Vertex AI', defaultBaseUrl: '', hasExtraFields: true, family: 'vertex', owner: 'vertex-ai',
+    defaultModels: [...CLAUDE_MODELS.filter((m) => m.startsWith('claude-3')), ...GEMINI_MODELS, 'meta/llama3-405b-instruct-maas'],
+  },
+  {
+    id: 42, name: 'Mistral AI', defaultBaseUrl: 'https://api.mistral.ai', hasExtraFields: false, family: 'mistral', owner: 'mistral',
+    defaultModels: ['open-mistral-7b', 'open-mixtral-8x7b', 'open-mixtral-8x22b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'codestral-latest', 'mistral-embed'],
+  },
+  { id: 43, name: 'DeepSeek', defaultBaseUrl: 'https://api.deepseek.com', hasExtraFields: false, family: 'deepseek', owner: 'deepseek', defaultModels: DEEPSEEK_MODELS },
+  { id: 44, name: 'MokaAI M3E', label: '嵌入模型：MokaAI M3E', defaultBaseUrl: 'https://api.moka.ai', hasExtraFields: false, family: 'mokaai', owner: 'mokaai', defaultModels: ['m3e-large', 'm3e-base', 'm3e-small'] },
+  {
+    id: 45, name: 'VolcEngine Ark', label: '字节火山方舟、豆包、DeepSeek通用', defaultBaseUrl: 'https://ark.cn-beijing.volces.com', hasExtraFields: true, family: 'volcengine', owner: 'volcengine',
+    defaultModels: ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-pro-4k', 'Doubao-lite-128k', 'Doubao-lite-32k', 'Doubao-lite-4k', 'Doubao-embedding', 'deepseek-r1', 'deepseek-v3'],
+  },
+  {
+    id: 46, name: 'Baidu Qianfan V2', label: '百度文心千帆V2', defaultBaseUrl: 'https://qianfan.baidubce.com', hasExtraFields: false, family: 'baidu-v2', owner: 'baidu_v2',
+    defaultModels: ['ernie-4.0-8k-latest', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-speed-128k', 'ernie-lite-8k', 'deepseek-v3', 'deepseek-r1'],
+  },
+  { id: 47, name: 'Xinference', defaultBaseUrl: '', hasExtraFields: false, family: 'openai-compatible', owner: 'xinference', defaultModels: ['bge-reranker-v2-m3', 'jina-reranker-v2'] },
+  { id: 48, name: 'xAI', defaultBaseUrl: 'https://api.x.ai', hasExtraFields: false, family: 'xai', owner: 'xai', defaultModels: ['grok-3-beta', 'grok-3-mini-beta', 'grok-2', 'grok-2-vision', 'grok-beta'] },
+];
+
+const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]));
+
+/** The type with this id, or undefined for ids the reference does not have. */
+export function channelTypeById(id: number): ChannelType | undefined {
+  return BY_ID.get(id);
+}
+
+export function isKnownChannelType(id: number): boolean {
+  return BY_ID.has(id);
+}
+
+/** A channel's effective upstream address: its own base URL, else the type default. */
+export function effectiveBaseUrl(type: number, baseUrl: string | null | undefined): string {
+  const own = (baseUrl ?? '').trim().replace(/\/+$/, '');
+  return own || (BY_ID.get(type)?.defaultBaseUrl ?? '');
+}
+
+/** Unlisted ids fall back to the OpenAI family, as in the reference. */
+export function channelFamily(type: number): ChannelFamily {
+  return BY_ID.get(type)?.family ?? 'openai';
+}
+
+export interface CatalogueModel {
+  id: string;
+  owned_by: string;
+}
+
+/** Every default model once, owned by the first type (lowest id) that lists it. */
+export function modelCatalogue(): CatalogueModel[] {
+  const seen = new Map<string, string>();
+  for (const t of CHANNEL_TYPES) {
+    for (const m of t.defaultModels) if (!seen.has(m)) seen.set(m, t.owner);
+  }
+  return [...seen].map(([id, owned_by]) => ({ id, owned_by }));
+}
+
+/** GET /api/models: type id → default models. */
+export function defaultModelsByType(): Record<number, string[]> {
+  return Object.fromEntries(CHANNEL_TYPES.map((t) => [t.id, [...t.defaultModels]]));
+}
