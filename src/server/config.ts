@@ -52,6 +52,10 @@ export interface Config {
   bodyLimit: number;
   relayTimeoutSeconds: number;
   streamingTimeoutSeconds: number;
+  /** Ask OpenAI-style upstreams for stream usage (`stream_options.include_usage`) even when the client did not. */
+  forceStreamOption: boolean;
+  /** This node's name in the relay's quota journal (default: the host name); unique per node. */
+  nodeName: string;
   /** Where the built console lives. */
   webDistDir: string;
   /** Where the option and entity schemas live. */
@@ -62,6 +66,17 @@ export interface Config {
   githubApiUrl: string;
   /** LinuxDO Connect base (token exchange and `/api/user`), without a trailing slash. */
   linuxdoUrl: string;
+  /** Channel notices to root (auto-disable/enable, tests done): at most this many per type per window. */
+  notifyLimitCount: number;
+  /** That window, minutes. */
+  notificationLimitMinutes: number;
+  /**
+   * PEM file of extra certificate authorities trusted for notification webhooks (a private CA,
+   * or the tests' self-signed receiver); the public roots stay trusted. Empty: public roots only.
+   */
+  webhookCaFile: string;
+  /** Seconds to pause between channels when testing or refreshing the balance of all channels. */
+  pollingIntervalSeconds: number;
   debug: boolean;
   version: string;
 }
@@ -171,11 +186,17 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     bodyLimit: int(env, 'MAX_REQUEST_BODY_MB', 32) * 1024 * 1024,
     relayTimeoutSeconds: int(env, 'RELAY_TIMEOUT', 0),
     streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
+    forceStreamOption: bool(env, 'FORCE_STREAM_OPTION', true),
+    nodeName: str(env, 'NODE_NAME'),
     webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),
     schemasDir: resolve(root, 'schemas'),
     githubOAuthUrl: str(env, 'GITHUB_OAUTH_URL', 'https://github.com').replace(/\/+$/, ''),
     githubApiUrl: str(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
     linuxdoUrl: str(env, 'LINUXDO_URL', 'https://connect.linux.do').replace(/\/+$/, ''),
+    notifyLimitCount: int(env, 'NOTIFY_LIMIT_COUNT', 2),
+    notificationLimitMinutes: int(env, 'NOTIFICATION_LIMIT_DURATION_MINUTE', 10),
+    webhookCaFile: str(env, 'WEBHOOK_CA_FILE'),
+    pollingIntervalSeconds: int(env, 'POLLING_INTERVAL', 0),
     debug: bool(env, 'DEBUG', false),
     version: readVersion(root),
   };

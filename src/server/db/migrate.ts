@@ -5,6 +5,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './connect';
 import * as initial from './migrations/2026-11-21-001-initial';
+import * as relay from './migrations/2026-11-21-002-relay';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -13,6 +14,7 @@ interface DialectMigration {
 
 const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-21-001-initial': initial,
+  '2026-11-21-002-relay': relay,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -215,6 +215,18 @@ export interface QuotaDataTable {
   quota: Generated<number>;
 }
 
+/** Open quota reservations of the relay (see migration 2026-11-21-002-relay). */
+export interface QuotaReservationsTable {
+  id: string;
+  node: string;
+  instance: string;
+  user_id: number;
+  token_id: number;
+  amount: number;
+  /** Unix seconds. */
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -228,6 +240,7 @@ export interface Database {
   midjourneys: MidjourneysTable;
   tasks: TasksTable;
   quota_data: QuotaDataTable;
+  quota_reservations: QuotaReservationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

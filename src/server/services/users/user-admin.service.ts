@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../../context';
 import { AppError, MSG } from '../../errors';
+import { announceChange } from '../../plumbing/change-events';
 import type { UserRow, UserUpdate } from '../../db/tables';
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import { logQuota } from '../../../shared/quota';
@@ -125,6 +126,7 @@ export async function updateUserByAdmin(ctx: AppContext, caller: Caller, input: 
     if (isUniqueViolation(err)) throw new AppError(USERNAME_TAKEN);
     throw err;
   }
+  announceChange(ctx, 'users', [input.id]);
   return forAdmin((await findUserById(ctx.db, input.id))!);
 }
 
@@ -137,6 +139,7 @@ export async function manageUser(ctx: AppContext, caller: Caller, id: number, ac
   // A deleted account keeps its last state: the action is accepted but changes nothing.
   if (effect === 'delete') await softDeleteUser(ctx.db, id);
   else await updateUser(ctx.db, id, effect);
+  announceChange(ctx, 'users', [id]);
   const after = (await findUserByIdUnscoped(ctx.db, id)) ?? target;
   return { role: after.role, status: after.status };
 }
@@ -147,4 +150,5 @@ export async function hardDeleteUserByAdmin(ctx: AppContext, caller: Caller, id:
   if (!target) throw new AppError(MSG.notFound);
   if (!canHardDelete(caller.role, target.role)) throw new AppError(ROLE_MSG.deleteHigher);
   await hardDeleteUser(ctx.db, id);
+  announceChange(ctx, 'users', [id]);
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { announceChange } from '../../plumbing/change-events';
 import type { UserRow, UserUpdate } from '../../db/tables';
 import { ROLE_ROOT } from '../../../shared/roles';
 import { hashPassword } from './setup';
@@ -35,6 +36,7 @@ export async function updateSelf(ctx: AppContext, user: UserRow, input: SelfUpda
   if (Object.keys(patch).length === 0) return;
   try {
     await updateUser(ctx.db, user.id, patch);
+    announceChange(ctx, 'users', [user.id]);
   } catch (err) {
     // Two renames racing for one name: the unique index has the last word.
     if (isUniqueViolation(err)) throw new AppError(USERNAME_TAKEN);
@@ -46,6 +48,7 @@ export async function updateSelf(ctx: AppContext, user: UserRow, input: SelfUpda
 export async function deleteSelf(ctx: AppContext, user: UserRow): Promise<void> {
   if (user.role >= ROLE_ROOT) throw new AppError(ROLE_MSG.cannotDeleteSelfRoot);
   await softDeleteUser(ctx.db, user.id);
+  announceChange(ctx, 'users', [user.id]);
 }
 
 /** 24 random bytes as base64url: 32 URL-safe characters, the width of the reference's column. */

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
+import { announceChange } from '../../plumbing/change-events';
 import { updateUser } from './user.repository';
 
 export type NotifyType = 'email' | 'webhook';
@@ -75,5 +76,6 @@ export function buildUserSetting(input: UserSettingInput): UserSetting {
 export async function saveUserSetting(ctx: AppContext, userId: number, input: UserSettingInput): Promise<void> {
   const setting = buildUserSetting(input);
   await updateUser(ctx.db, userId, { setting: JSON.stringify(setting) });
+  announceChange(ctx, 'users', [userId]);
 }
 

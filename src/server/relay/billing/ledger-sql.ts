@@ -1,0 +1,321 @@
+/**
+ * The ledger's statements, run by the group-commit writer inside one transaction per batch.
+ *
+ * Every quota change is a relative, conditional update (`quota = quota - ? WHERE quota >= ?`),
+ * never a value computed from a read. Where a condition fails (someone is about to hit zero),
+ * the row is read *locked* (FOR UPDATE; SQLite serialises writers) and the exact amount left is
+ * taken instead, so no balance ever goes below zero and every log says what was really charged.
+ *
+ * Lock order in every transaction: journal rows, tokens, users, channels, logs — so two nodes'
+ * batches cannot deadlock on each other in the common case (the writer retries if they do).
+ */
+import { sql, type Insertable, type Transaction } from 'kysely';
+import type { DialectName } from '../../db/connect';
+import type { Database, LogsTable, QuotaReservationsTable } from '../../db/tables';
+
+type Trx = Transaction<Database>;
+
+/** Ids per IN list and rows per multi-row INSERT: well under every database's limits. */
+const CHUNK = 200;
+
+export interface ReserveItem {
+  id: string;
+  userId: number;
+  /** 0: no token (playground). */
+  tokenId: number;
+  /** A limited token must itself cover the amount. */
+  tokenLimited: boolean;
+  amount: number;
+}
+
+export type ReserveOutcome = { ok: true } | { ok: false; reason: 'user'; quota: number } | { ok: false; reason: 'token'; remain: number };
+
+export interface SettleItem {
+  reservationId: string;
+  userId: number;
+  tokenId: number;
+  tokenLimited: boolean;
+  channelId: number;
+  /** What the reservation took. */
+  reserved: number;
+  /** What the request costs (0: a refund). */
+  quota: number;
+  /** Usage was non-zero: used_quota and request_count move (§6.6). */
+  countUsage: boolean;
+  /** The consume log row without its quota, which is filled with what was charged. */
+  log?: Omit<Insertable<LogsTable>, 'quota'>;
+}
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function changed(result: { numUpdatedRows: bigint } | undefined): boolean {
+  return Number(result?.numUpdatedRows ?? 0) > 0;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+export class LedgerStatements {
+  constructor(private readonly dialect: DialectName) {}
+
+  get #lock(): boolean {
+    return this.dialect !== 'sqlite';
+  }
+
+  /** `quota = quota - amount` only while at least `floor` is there; answers whether it moved. */
+  async #takeUser(trx: Trx, userId: number, amount: number, floor: number): Promise<boolean> {
+    const result = await trx
+      .updateTable('users')
+      .set({ quota: sql<number>`quota - ${amount}` })
+      .where('id', '=', userId)
+      .where('quota', '>=', floor)
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  async #takeToken(trx: Trx, tokenId: number, amount: number, floor: number): Promise<boolean> {
+    const result = await trx
+      .updateTable('tokens')
+      .set({ remain_quota: sql<number>`remain_quota - ${amount}` })
+      .where('id', '=', tokenId)
+      .where('remain_quota', '>=', floor)
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  async #moveUser(trx: Trx, userId: number, amount: number): Promise<void> {
+    if (amount !== 0) await trx.updateTable('users').set({ quota: sql<number>`quota - ${amount}` }).where('id', '=', userId).execute();
+  }
+
+  async #moveToken(trx: Trx, tokenId: number, amount: number): Promise<void> {
+    if (amount !== 0) await trx.updateTable('tokens').set({ remain_quota: sql<number>`remain_quota - ${amount}` }).where('id', '=', tokenId).execute();
+  }
+
+  async #userQuota(trx: Trx, userId: number): Promise<number> {
+    let query = trx.selectFrom('users').select('quota').where('id', '=', userId);
+    if (this.#lock) query = query.forUpdate();
+    return Number((await query.executeTakeFirst())?.quota ?? 0);
+  }
+
+  async #tokenRemain(trx: Trx, tokenId: number): Promise<number> {
+    let query = trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId);
+    if (this.#lock) query = query.forUpdate();
+    return Number((await query.executeTakeFirst())?.remain_quota ?? 0);
+  }
+
+  /**
+   * Takes each item's amount from its user (and token: a limited one must cover it, an
+   * unlimited one is only counted down, as the reference does) and journals it. Per user the
+   * whole group is tried in one statement first; only when that fails are items tried one
+   * by one, so a nearly empty balance admits exactly the requests it can pay for.
+   */
+  async reserve(trx: Trx, node: string, instance: string, items: readonly ReserveItem[], now: number): Promise<ReserveOutcome[]> {
+    const outcomes = new Map<ReserveItem, ReserveOutcome>();
+    for (const [userId, group] of groupBy(items, (i) => i.userId)) {
+      if (!(await this.#reserveGroup(trx, userId, group))) {
+        for (const item of group) outcomes.set(item, await this.#reserveOne(trx, item));
+      } else {
+        for (const item of group) outcomes.set(item, { ok: true });
+      }
+    }
+    const accepted = items.filter((i) => outcomes.get(i)!.ok);
+    for (const [tokenId, group] of groupBy(
+      accepted.filter((i) => i.tokenId > 0 && !i.tokenLimited),
+      (i) => i.tokenId,
+    )) {
+      await this.#moveToken(trx, tokenId, group.reduce((s, i) => s + i.amount, 0));
+    }
+    const rows: Insertable<QuotaReservationsTable>[] = accepted.map((i) => ({
+      id: i.id,
+      node,
+      instance,
+      user_id: i.userId,
+      token_id: i.tokenId,
+      amount: i.amount,
+      created_at: now,
+    }));
+    for (const chunk of chunks(rows)) await trx.insertInto('quota_reservations').values(chunk).execute();
+    return items.map((i) => outcomes.get(i)!);
+  }
+
+  /** All items of one user at once; undone and answered false when any part does not fit. */
+  async #reserveGroup(trx: Trx, userId: number, group: readonly ReserveItem[]): Promise<boolean> {
+    const taken: [number, number][] = [];
+    for (const [tokenId, items] of groupBy(
+      group.filter((i) => i.tokenId > 0 && i.tokenLimited),
+      (i) => i.tokenId,
+    )) {
+      const sum = items.reduce((s, i) => s + i.amount, 0);
+      if (!(await this.#takeToken(trx, tokenId, sum, Math.max(sum, 1)))) {
+        for (const [t, amount] of taken) await this.#moveToken(trx, t, -amount);
+        return false;
+      }
+      taken.push([tokenId, sum]);
+    }
+    const total = group.reduce((s, i) => s + i.amount, 0);
+    if (await this.#takeUser(trx, userId, total, Math.max(total, 1))) return true;
+    for (const [t, amount] of taken) await this.#moveToken(trx, t, -amount);
+    return false;
+  }
+
+  async #reserveOne(trx: Trx, item: ReserveItem): Promise<ReserveOutcome> {
+    const floor = Math.max(item.amount, 1);
+    const limited = item.tokenId > 0 && item.tokenLimited;
+    if (limited && !(await this.#takeToken(trx, item.tokenId, item.amount, floor))) {
+      return { ok: false, reason: 'token', remain: await this.#tokenRemain(trx, item.tokenId) };
+    }
+    if (await this.#takeUser(trx, item.userId, item.amount, floor)) return { ok: true };
+    if (limited) await this.#moveToken(trx, item.tokenId, -item.amount);
+    return { ok: false, reason: 'user', quota: await this.#userQuota(trx, item.userId) };
+  }
+
+  /**
+   * Applies final charges: `charge − reserved` to user and token (the reservation's journal
+   * row is removed; a row that is already gone — refunded by a recovery — means the whole
+   * charge is new), used_quota/request_count to user, token and channel, and the consume
+   * logs. Answers what was charged per item.
+   */
+  async settle(trx: Trx, items: readonly SettleItem[], now: number): Promise<number[]> {
+    const open = await this.#lockJournal(trx, items.map((i) => i.reservationId));
+    const delta = items.map((i) => i.quota - (open.has(i.reservationId) ? i.reserved : 0));
+    const extra = [...delta];
+    const index = new Map(items.map((item, n) => [item, n]));
+
+    // Tokens first (lock order), then users: the whole net change in one statement each; a
+    // limited token or a user without enough left becomes "tight" and is shared out exactly.
+    const tightToken = new Map<number, number>();
+    for (const [tokenId, group] of groupBy(
+      items.filter((i) => i.tokenId > 0),
+      (i) => i.tokenId,
+    )) {
+      const net = group.reduce((s, i) => s + delta[index.get(i)!]!, 0);
+      const limited = group.some((i) => i.tokenLimited);
+      if (!limited || net <= 0) await this.#moveToken(trx, tokenId, net);
+      else if (!(await this.#takeToken(trx, tokenId, net, net))) {
+        tightToken.set(tokenId, (await this.#tokenRemain(trx, tokenId)) + this.#refunds(group, delta, index));
+      }
+    }
+    const tightUser = new Map<number, number>();
+    for (const [userId, group] of groupBy(items, (i) => i.userId)) {
+      const net = group.reduce((s, i) => s + delta[index.get(i)!]!, 0);
+      if (net <= 0) await this.#moveUser(trx, userId, net);
+      else if (!(await this.#takeUser(trx, userId, net, net))) {
+        tightUser.set(userId, (await this.#userQuota(trx, userId)) + this.#refunds(group, delta, index));
+      }
+    }
+
+    // Share out what the tight ones have, in order; what an item cannot get is given back to
+    // the side that had already taken it in full.
+    const backToUser = new Map<number, number>();
+    const backToToken = new Map<number, number>();
+    if (tightToken.size > 0 || tightUser.size > 0) {
+      items.forEach((item, n) => {
+        const want = delta[n]!;
+        if (want <= 0) return;
+        let grant = want;
+        const userLeft = tightUser.get(item.userId);
+        const tokenLeft = item.tokenId > 0 ? tightToken.get(item.tokenId) : undefined;
+        if (userLeft !== undefined) grant = Math.min(grant, Math.max(0, userLeft));
+        if (tokenLeft !== undefined) grant = Math.min(grant, Math.max(0, tokenLeft));
+        if (userLeft !== undefined) tightUser.set(item.userId, userLeft - grant);
+        if (tokenLeft !== undefined) tightToken.set(item.tokenId, tokenLeft - grant);
+        extra[n] = grant;
+        const shortfall = want - grant;
+        if (shortfall > 0 && userLeft === undefined) backToUser.set(item.userId, (backToUser.get(item.userId) ?? 0) + shortfall);
+        if (shortfall > 0 && item.tokenId > 0 && tokenLeft === undefined) {
+          backToToken.set(item.tokenId, (backToToken.get(item.tokenId) ?? 0) + shortfall);
+        }
+      });
+      for (const [tokenId] of tightToken) {
+        const net = items.reduce((s, item, n) => (item.tokenId === tokenId ? s + extra[n]! : s), 0);
+        await this.#moveToken(trx, tokenId, net);
+      }
+      for (const [userId] of tightUser) {
+        const net = items.reduce((s, item, n) => (item.userId === userId ? s + extra[n]! : s), 0);
+        await this.#moveUser(trx, userId, net);
+      }
+    }
+
+    const charged = items.map((item, n) => (open.has(item.reservationId) ? item.reserved : 0) + extra[n]!);
+    await this.#countUsage(trx, items, charged, backToUser, backToToken, now);
+    const logs = items.flatMap((item, n) => (item.log ? [{ ...item.log, quota: charged[n]! }] : []));
+    for (const chunk of chunks(logs)) await trx.insertInto('logs').values(chunk).execute();
+    for (const ids of chunks([...open])) await trx.deleteFrom('quota_reservations').where('id', 'in', ids).execute();
+    return charged;
+  }
+
+  #refunds(group: readonly SettleItem[], delta: number[], index: Map<SettleItem, number>): number {
+    return group.reduce((s, i) => s + Math.max(0, -delta[index.get(i)!]!), 0);
+  }
+
+  async #lockJournal(trx: Trx, ids: string[]): Promise<Set<string>> {
+    const open = new Set<string>();
+    for (const chunk of chunks(ids)) {
+      let query = trx.selectFrom('quota_reservations').select('id').where('id', 'in', chunk);
+      if (this.#lock) query = query.forUpdate();
+      for (const row of await query.execute()) open.add(row.id);
+    }
+    return open;
+  }
+
+  /** used_quota / request_count of users, tokens and channels, plus any shortfall given back. */
+  async #countUsage(
+    trx: Trx,
+    items: readonly SettleItem[],
+    charged: number[],
+    backToUser: Map<number, number>,
+    backToToken: Map<number, number>,
+    now: number,
+  ): Promise<void> {
+    const users = new Map<number, { used: number; requests: number }>();
+    const tokens = new Map<number, number>();
+    const channels = new Map<number, number>();
+    items.forEach((item, n) => {
+      const quota = charged[n]!;
+      const u = users.get(item.userId) ?? { used: 0, requests: 0 };
+      if (item.countUsage) {
+        u.used += quota;
+        u.requests += 1;
+        if (item.channelId > 0) channels.set(item.channelId, (channels.get(item.channelId) ?? 0) + quota);
+      }
+      users.set(item.userId, u);
+      if (item.tokenId > 0) tokens.set(item.tokenId, (tokens.get(item.tokenId) ?? 0) + (item.countUsage ? quota : 0));
+    });
+    for (const [tokenId, used] of [...tokens].sort((a, b) => a[0] - b[0])) {
+      const back = backToToken.get(tokenId) ?? 0;
+      await trx
+        .updateTable('tokens')
+        .set({ used_quota: sql<number>`used_quota + ${used}`, remain_quota: sql<number>`remain_quota + ${back}`, accessed_time: now })
+        .where('id', '=', tokenId)
+        .execute();
+    }
+    for (const [userId, u] of [...users].sort((a, b) => a[0] - b[0])) {
+      const back = backToUser.get(userId) ?? 0;
+      if (u.used === 0 && u.requests === 0 && back === 0) continue;
+      await trx
+        .updateTable('users')
+        .set({
+          used_quota: sql<number>`used_quota + ${u.used}`,
+          request_count: sql<number>`request_count + ${u.requests}`,
+          quota: sql<number>`quota + ${back}`,
+        })
+        .where('id', '=', userId)
+        .execute();
+    }
+    for (const [channelId, used] of [...channels].sort((a, b) => a[0] - b[0])) {
+      if (used !== 0) await trx.updateTable('channels').set({ used_quota: sql<number>`used_quota + ${used}` }).where('id', '=', channelId).execute();
+    }
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * The ledger writer: reservations and settlements go through one queue and are written by a
+ * group commit — one transaction carries every item waiting at that moment.
+ *
+ * - A reservation is written at once when the writer is idle, else with the next batch; the
+ *   request waits for its commit (it must know the money is there before calling upstream).
+ * - A settlement is not waited for: it rides along with the next batch, and at the latest
+ *   SETTLE_DELAY_MS after it was queued (or when MAX_BATCH are waiting, or at stop()).
+ *   A crash therefore loses at most the settlements of the last ~100 ms, each one whole: its
+ *   journal row stays, and recovery at the next start refunds that reservation, so "quota
+ *   taken = consume logs + open reservations" holds at every instant.
+ *
+ * One batch at a time per process: no two of our own transactions contend for the same user
+ * row. A batch that fails is retried on deadlocks; on other errors its items are written one
+ * per transaction so a single bad item cannot hold the others back.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../context';
+import { LedgerStatements, type ReserveItem, type ReserveOutcome, type SettleItem } from './ledger-sql';
+
+export type { ReserveOutcome, SettleItem } from './ledger-sql';
+
+/** Settlements wait at most this long for a batch (plus one write): the crash-loss window. */
+export const SETTLE_DELAY_MS = 50;
+/** Items per transaction. */
+const MAX_BATCH = 400;
+/** A settlement that keeps failing alone is given up after this many tries (its reservation stays open). */
+const MAX_SETTLE_TRIES = 12;
+const MAX_BACKOFF_MS = 30_000;
+
+export interface ReserveRequest {
+  userId: number;
+  tokenId: number;
+  tokenLimited: boolean;
+  amount: number;
+}
+
+export type Reservation = { ok: true; id: string } | Exclude<ReserveOutcome, { ok: true }>;
+
+interface PendingReserve {
+  item: ReserveItem;
+  resolve(outcome: ReserveOutcome): void;
+  reject(err: unknown): void;
+}
+
+interface PendingSettle {
+  item: SettleItem;
+  tries: number;
+  notBefore: number;
+  resolve(charged: number): void;
+}
+
+function isRetryable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === '40P01' || code === '40001' || code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export class Ledger {
+  /** NODE_NAME: recovery at start refunds this node's leftovers only. */
+  readonly node: string;
+  /** Random per process start. */
+  readonly instance = randomBytes(6).toString('hex');
+  readonly #sql: LedgerStatements;
+  #seq = 0;
+  #reserves: PendingReserve[] = [];
+  #settles: PendingSettle[] = [];
+  #running = false;
+  #settleDue = false;
+  #timer: NodeJS.Timeout | undefined;
+  #idle: (() => void)[] = [];
+  #stopped = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    node = ctx.config.nodeName || hostname(),
+    private readonly onError: (message: string, err: unknown) => void = () => undefined,
+  ) {
+    this.node = node.slice(0, 128);
+    this.#sql = new LedgerStatements(ctx.dialect);
+  }
+
+  /** Settlements queued and not yet written. */
+  get pending(): number {
+    return this.#settles.length + this.#reserves.length;
+  }
+
+  /** Takes `amount` from the user (and token) before an upstream call; resolves once committed. */
+  reserve(request: ReserveRequest): Promise<Reservation> {
+    if (this.#stopped) return Promise.reject(new Error('ledger stopped'));
+    const id = `${this.instance}-${(++this.#seq).toString(36)}`;
+    return new Promise<ReserveOutcome>((resolve, reject) => {
+      this.#reserves.push({ item: { id, ...request }, resolve, reject });
+      this.#kick();
+    }).then((outcome) => (outcome.ok ? { ok: true as const, id } : outcome));
+  }
+
+  /** Queues a final charge (or refund); resolves with the amount charged once committed. */
+  settle(item: SettleItem): Promise<number> {
+    return new Promise<number>((resolve) => {
+      this.#settles.push({ item, tries: 0, notBefore: 0, resolve });
+      if (this.#settles.length >= MAX_BATCH) this.#settleDue = true;
+      this.#armTimer();
+      this.#kick();
+    });
+  }
+
+  /** Writes everything queued now (tests, shutdown). */
+  async flush(): Promise<void> {
+    for (let round = 0; round < 100 && (this.#running || this.pending > 0); round++) {
+      this.#settleDue = true;
+      for (const s of this.#settles) s.notBefore = 0;
+      await new Promise<void>((resolve) => {
+        this.#idle.push(resolve);
+        this.#kick();
+      });
+    }
+  }
+
+  /** Refuses new reservations and writes what is queued (SIGTERM). */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const deadline = Date.now() + 10_000;
+    while (this.pending > 0 && Date.now() < deadline) {
+      this.#settleDue = true;
+      for (const s of this.#settles) s.notBefore = 0;
+      await new Promise<void>((resolve) => {
+        this.#idle.push(resolve);
+        this.#kick();
+      });
+      if (this.pending > 0) await sleep(50);
+    }
+    if (this.#timer) clearTimeout(this.#timer);
+  }
+
+  #armTimer(): void {
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#settleDue = true;
+      this.#kick();
+    }, SETTLE_DELAY_MS);
+  }
+
+  #kick(): void {
+    if (this.#running) return;
+    this.#running = true;
+    void this.#loop().finally(() => {
+      this.#running = false;
+      const waiting = this.#idle;
+      this.#idle = [];
+      for (const resolve of waiting) resolve();
+      // Items that arrived while the last batch was finishing.
+      if (this.#reserves.length > 0 || (this.#settleDue && this.#readySettles() > 0)) this.#kick();
+      else if (this.#settles.length > 0) this.#armTimer();
+    });
+  }
+
+  #readySettles(): number {
+    const now = Date.now();
+    return this.#settles.filter((s) => s.notBefore <= now).length;
+  }
+
+  async #loop(): Promise<void> {
+    for (;;) {
+      const now = Date.now();
+      // Settlements ride along with every reservation batch, and go alone when due.
+      const takeSettles = this.#settleDue || this.#reserves.length > 0;
+      const settles: PendingSettle[] = [];
+      if (takeSettles) {
+        const later: PendingSettle[] = [];
+        for (const s of this.#settles) (s.notBefore <= now && settles.length < MAX_BATCH ? settles : later).push(s);
+        this.#settles = later;
+        if (later.length === 0) this.#settleDue = false;
+      }
+      const reserves = this.#reserves.splice(0, MAX_BATCH);
+      if (settles.length === 0 && reserves.length === 0) return;
+      await this.#write(settles, reserves);
+    }
+  }
+
+  async #write(settles: PendingSettle[], reserves: PendingReserve[]): Promise<void> {
+    try {
+      await this.#transaction(settles, reserves);
+      return;
+    } catch (err) {
+      this.onError('ledger batch failed, writing its items one by one', err);
+    }
+    // Alone, each item either goes through or fails by itself.
+    for (const s of settles) {
+      try {
+        await this.#transaction([s], []);
+      } catch (err) {
+        this.#retryLater(s, err);
+      }
+    }
+    for (const r of reserves) {
+      try {
+        await this.#transaction([], [r]);
+      } catch (err) {
+        r.reject(err);
+      }
+    }
+  }
+
+  #retryLater(s: PendingSettle, err: unknown): void {
+    s.tries++;
+    if (s.tries >= MAX_SETTLE_TRIES) {
+      // Its reservation stays open and is refunded at the next start: the ledger still adds up.
+      this.onError(`settlement of reservation ${s.item.reservationId} given up`, err);
+      s.resolve(0);
+      return;
+    }
+    s.notBefore = Date.now() + Math.min(MAX_BACKOFF_MS, 100 * 2 ** s.tries);
+    this.#settles.push(s);
+    this.#armTimer();
+  }
+
+  async #transaction(settles: PendingSettle[], reserves: PendingReserve[]): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { charged, outcomes } = await this.ctx.db.transaction().execute(async (trx) => ({
+          charged: settles.length > 0 ? await this.#sql.settle(trx, settles.map((s) => s.item), now) : [],
+          outcomes: reserves.length > 0 ? await this.#sql.reserve(trx, this.node, this.instance, reserves.map((r) => r.item), now) : [],
+        }));
+        settles.forEach((s, n) => s.resolve(charged[n]!));
+        reserves.forEach((r, n) => r.resolve(outcomes[n]!));
+        return;
+      } catch (err) {
+        if (attempt >= 5 || !isRetryable(err)) throw err;
+        await sleep(5 * attempt + Math.random() * 10);
+      }
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The prices of one request, looked up once before the call (gateway reference §6.2) from the
+ * ratio options (parsed once per change by readRatioTables). Always by the model the client
+ * asked for, never the mapped upstream name. A model without a ratio or price is refused
+ * unless self-use mode is on or the user accepts unset models.
+ */
+import type { OptionsService } from '../../services/options/options.service';
+import { cacheRatio, completionRatio, groupRatio, modelPrice, modelRatio, readRatioTables } from '../../services/pricing/ratios';
+import { RelayError } from '../errors';
+
+/** Prompt tokens written to Claude's cache cost 1.25 × (built in, not an option). */
+export const CACHE_CREATION_RATIO = 1.25;
+/** Output audio costs this many times input audio (§6.2). */
+export const AUDIO_COMPLETION_RATIO = 2;
+
+export interface PriceInfo {
+  /** Fixed USD per call (ModelPrice); takes precedence over the ratios. */
+  usePrice: boolean;
+  /** -1 when the model is billed by tokens (the log's model_price). */
+  modelPrice: number;
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  cacheCreationRatio: number;
+  groupRatio: number;
+  /** Set for audio models (gpt-4o-audio*, *-realtime*). */
+  audioRatio?: number;
+  audioCompletionRatio?: number;
+  quotaPerUnit: number;
+}
+
+/** Audio price factor of realtime and audio chat models (§6.2). */
+export function audioRatioFor(model: string): number | undefined {
+  if (model.includes('-realtime')) {
+    if (model.endsWith('gpt-4o-realtime-preview-2024-12-17')) return 8;
+    if (model.includes('mini')) return 10 / 0.6;
+    return 20;
+  }
+  if (model.includes('-audio')) {
+    if (model.endsWith('gpt-4o-audio-preview-2024-12-17')) return 16;
+    if (model.includes('mini')) return 10 / 0.15;
+    return 40;
+  }
+  return undefined;
+}
+
+export interface PriceRequest {
+  model: string;
+  group: string;
+  userId: number;
+  /** The user's own setting accept_unset_model_ratio_model. */
+  acceptUnset: boolean;
+}
+
+export function priceFor(options: OptionsService, req: PriceRequest): PriceInfo {
+  const tables = readRatioTables(options);
+  const price = modelPrice(tables, req.model);
+  const ratio = modelRatio(tables, req.model);
+  if (price === undefined && !ratio.found && !options.bool('SelfUseModeEnabled') && !req.acceptUnset) {
+    const m = req.model;
+    const message =
+      req.userId === 1
+        ? `模型 ${m} 倍率或价格未配置，请设置或开始自用模式；Model ${m} ratio or price not set, please set or start self-use mode`
+        : `模型 ${m} 倍率或价格未配置, 请联系管理员设置；Model ${m} ratio or price not set, please contact administrator to set`;
+    throw new RelayError(500, message, { code: 'model_price_error', local: true });
+  }
+  const audio = audioRatioFor(req.model);
+  return {
+    usePrice: price !== undefined,
+    modelPrice: price ?? -1,
+    modelRatio: ratio.ratio,
+    completionRatio: completionRatio(tables, req.model),
+    cacheRatio: cacheRatio(tables, req.model),
+    cacheCreationRatio: CACHE_CREATION_RATIO,
+    groupRatio: groupRatio(tables, req.group),
+    ...(audio !== undefined ? { audioRatio: audio, audioCompletionRatio: AUDIO_COMPLETION_RATIO } : {}),
+    quotaPerUnit: options.number('QuotaPerUnit') || 500000,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Relay errors and their two reply shapes (gateway reference §0): OpenAI's
+ * `{error:{message,type,param,code}}` everywhere, Claude's `{type:"error", error:{type,message}}`
+ * on /v1/messages. Every message gets ` (request id: <id>)`; messages that came from an
+ * upstream or the network are masked when they could reveal an upstream address.
+ */
+import type { UpstreamError } from './providers/types';
+
+/** What the retry loop needs to know about a failure besides its status. */
+export interface RelayErrorOptions {
+  type?: string;
+  code?: string | number | null;
+  param?: string;
+  /**
+   * A local error (bad request, quota, price, our own refusal): never retried, never counted
+   * against a channel, never a reason to disable one.
+   */
+  local?: boolean;
+  /** The text came from an upstream or the network: masked before it reaches the client. */
+  upstream?: boolean;
+  /** Seconds the upstream asked us to wait (Retry-After), passed on to the client. */
+  retryAfter?: number;
+}
+
+export class RelayError extends Error {
+  readonly type: string;
+  readonly code: string | number | null;
+  readonly param: string;
+  readonly local: boolean;
+  readonly upstream: boolean;
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    readonly status: number,
+    message: string,
+    options: RelayErrorOptions = {},
+  ) {
+    super(message);
+    this.type = options.type ?? 'new_api_error';
+    this.code = options.code ?? '';
+    this.param = options.param ?? '';
+    this.local = options.local ?? true;
+    this.upstream = options.upstream ?? false;
+    this.retryAfter = options.retryAfter;
+  }
+
+  /** The same failure with another status (status_code_mapping, §3.4). */
+  withStatus(status: number): RelayError {
+    return new RelayError(status, this.message, {
+      type: this.type,
+      code: this.code,
+      param: this.param,
+      local: this.local,
+      upstream: this.upstream,
+      retryAfter: this.retryAfter,
+    });
+  }
+}
+
+/** A refusal of ours (auth, distributor, validation, quota): local, never retried. */
+export function refuse(status: number, message: string, code: string | number = '', type = 'new_api_error'): RelayError {
+  return new RelayError(status, message, { code, type, local: true });
+}
+
+/** An upstream answer that was not a success (§7.1): retryable by the loop's rules. */
+export function fromUpstream(error: UpstreamError, retryAfter?: number): RelayError {
+  return new RelayError(error.status, error.message, {
+    type: error.type || 'upstream_error',
+    code: error.code ?? 'bad_response_status_code',
+    param: String(error.status),
+    local: false,
+    upstream: true,
+    retryAfter,
+  });
+}
+
+/** The network failed (DNS, connect, reset, timeout) before an answer: retryable, masked. */
+export function transportError(message: string): RelayError {
+  return new RelayError(500, message, { type: 'new_api_error', code: 'do_request_failed', local: false, upstream: true });
+}
+
+export const UPSTREAM_ADDRESS_MASK = '请求上游地址失败';
+
+/** Hides texts that could carry an upstream URL or address (reference: post, dial, http). */
+export function maskMessage(message: string): string {
+  return /post|dial|http/i.test(message) ? UPSTREAM_ADDRESS_MASK : message;
+}
+
+function clientMessage(error: RelayError, requestId: string): string {
+  const text = error.upstream ? maskMessage(error.message) : error.message;
+  return requestId ? `${text} (request id: ${requestId})` : text;
+}
+
+export function openaiErrorBody(error: RelayError, requestId: string): { error: { message: string; type: string; param: string; code: string | number | null } } {
+  return { error: { message: clientMessage(error, requestId), type: error.type, param: error.param, code: error.code } };
+}
+
+export function claudeErrorBody(error: RelayError, requestId: string): { type: 'error'; error: { type: string; message: string } } {
+  return { type: 'error', error: { type: error.type, message: clientMessage(error, requestId) } };
+}
+
+/** Anything that is not a RelayError: an internal failure whose text stays in the server log. */
+export function internalError(): RelayError {
+  return new RelayError(500, '服务器内部错误，请联系管理员', { type: 'new_api_error', code: 'internal_error' });
+}

@@ -1,0 +1,25 @@
+/**
+ * Request ids in the reference's form (gateway §0): local time `yyyyMMddHHmmss`, the
+ * nanoseconds of the second, then 8 characters of [0-9a-zA-Z]. Sent as
+ * `X-Oneapi-Request-Id` and appended to every relay error message.
+ */
+export const REQUEST_ID_HEADER = 'X-Oneapi-Request-Id';
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** Not a secret: Math.random is enough to tell requests of one nanosecond apart. */
+function randomSuffix(): string {
+  let out = '';
+  for (let i = 0; i < 8; i++) out += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];
+  return out;
+}
+
+export function newRequestId(now = new Date()): string {
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  const nanos = Number(process.hrtime.bigint() % 1_000_000_000n);
+  return `${stamp}${nanos}${randomSuffix()}`;
+}
