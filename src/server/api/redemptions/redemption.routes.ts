@@ -1,7 +1,61 @@
-/** /api routes: redemption codes. (Being written in this session: this module registers no route yet.) */
+/**
+ * /api/redemption: redemption codes (administrators). Bodies are checked against
+ * schemas/entities/redemption.json.
+ */
 import type { FastifyPluginAsync } from 'fastify';
+import { parsePageRequest } from '../../../shared/api/envelope';
+import { authOf } from '../../auth/guards';
+import { ok } from '../../plumbing/envelope';
+import { bodyValidator, loadEntitySchema } from '../../plumbing/entity-schema';
+import {
+  createRedemptions,
+  deleteRedemption,
+  getRedemption,
+  listRedemptionPage,
+  setRedemptionStatus,
+  updateRedemption,
+  type NewRedemptionsInput,
+  type RedemptionFields,
+} from '../../services/redemptions/redemption.service';
 import type { RouteDeps } from '../deps';
+import { isStatusOnly, parseIdParam, queryText } from '../params';
 
-export function redemptionRoutes(_deps: RouteDeps): FastifyPluginAsync {
-  return async () => {};
+export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
+  const schema = loadEntitySchema(ctx.config.schemasDir, 'redemption');
+  const createBody = bodyValidator<NewRedemptionsInput>(schema, { mode: 'create', required: ['quota'] });
+  const updateBody = bodyValidator<RedemptionFields & { id: number }>(schema, { mode: 'update', keep: ['id'], required: ['id'] });
+  const statusBody = bodyValidator<{ id: number; status: number }>(schema, {
+    mode: 'update',
+    only: ['id', 'status'],
+    keep: ['id', 'status'],
+    required: ['id', 'status'],
+  });
+
+  return async (app) => {
+    app.addHook('preHandler', guards.admin);
+
+    app.get('/redemption/', async (request) => ok(await listRedemptionPage(ctx, '', parsePageRequest(request.query as object))));
+
+    app.get('/redemption/search', async (request) =>
+      ok(await listRedemptionPage(ctx, queryText(request.query, 'keyword'), parsePageRequest(request.query as object))),
+    );
+
+    app.get<{ Params: { id: string } }>('/redemption/:id', async (request) => ok(await getRedemption(ctx, parseIdParam(request.params.id))));
+
+    app.post('/redemption/', async (request) => ok(await createRedemptions(ctx, authOf(request).id, createBody(request.body))));
+
+    app.put('/redemption/', async (request) => {
+      if (isStatusOnly(request.query)) {
+        const body = statusBody(request.body);
+        return ok(await setRedemptionStatus(ctx, body.id, body.status));
+      }
+      const { id, ...fields } = updateBody(request.body);
+      return ok(await updateRedemption(ctx, id, fields));
+    });
+
+    app.delete<{ Params: { id: string } }>('/redemption/:id', async (request) => {
+      await deleteRedemption(ctx, parseIdParam(request.params.id));
+      return ok();
+    });
+  };
 }

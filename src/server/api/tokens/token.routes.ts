@@ -1,7 +1,67 @@
-/** /api routes: API tokens. (Being written in this session: this module registers no route yet.) */
+/**
+ * /api/token: the caller's own API tokens (any logged-in user; every role sees only its own).
+ * Bodies are checked against schemas/entities/token.json.
+ */
 import type { FastifyPluginAsync } from 'fastify';
+import { parsePageRequest } from '../../../shared/api/envelope';
+import { authOf } from '../../auth/guards';
+import { ok } from '../../plumbing/envelope';
+import { bodyValidator, loadEntitySchema } from '../../plumbing/entity-schema';
+import type { TokenFields } from '../../services/tokens/token.fields';
+import {
+  createTokens,
+  deleteToken,
+  getToken,
+  listTokens,
+  setTokenStatus,
+  tokenSearchFilter,
+  updateToken,
+  type NewTokensInput,
+} from '../../services/tokens/token.service';
 import type { RouteDeps } from '../deps';
+import { isStatusOnly, parseIdParam, queryText } from '../params';
 
-export function tokenRoutes(_deps: RouteDeps): FastifyPluginAsync {
-  return async () => {};
+export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
+  const schema = loadEntitySchema(ctx.config.schemasDir, 'token');
+  const createBody = bodyValidator<NewTokensInput>(schema, { mode: 'create' });
+  const updateBody = bodyValidator<TokenFields & { id: number }>(schema, { mode: 'update', keep: ['id'], required: ['id'] });
+  const statusBody = bodyValidator<{ id: number; status: number }>(schema, {
+    mode: 'update',
+    only: ['id', 'status'],
+    keep: ['id', 'status'],
+    required: ['id', 'status'],
+  });
+
+  return async (app) => {
+    app.addHook('preHandler', guards.user);
+    const owner = (request: Parameters<typeof authOf>[0]) => {
+      const auth = authOf(request);
+      return { id: auth.id, group: auth.group };
+    };
+
+    app.get('/token/', async (request) => ok(await listTokens(ctx, owner(request), {}, parsePageRequest(request.query as object))));
+
+    app.get('/token/search', async (request) => {
+      const filter = tokenSearchFilter(queryText(request.query, 'keyword'), queryText(request.query, 'token'));
+      return ok(await listTokens(ctx, owner(request), filter, parsePageRequest(request.query as object)));
+    });
+
+    app.get<{ Params: { id: string } }>('/token/:id', async (request) => ok(await getToken(ctx, owner(request), parseIdParam(request.params.id))));
+
+    app.post('/token/', async (request) => ok(await createTokens(ctx, owner(request), createBody(request.body))));
+
+    app.put('/token/', async (request) => {
+      if (isStatusOnly(request.query)) {
+        const body = statusBody(request.body);
+        return ok(await setTokenStatus(ctx, owner(request), body.id, body.status));
+      }
+      const { id, ...fields } = updateBody(request.body);
+      return ok(await updateToken(ctx, owner(request), id, fields));
+    });
+
+    app.delete<{ Params: { id: string } }>('/token/:id', async (request) => {
+      await deleteToken(ctx, owner(request), parseIdParam(request.params.id));
+      return ok();
+    });
+  };
 }

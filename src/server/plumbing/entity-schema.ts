@@ -1,0 +1,108 @@
+/**
+ * Record schemas (schemas/entities/<name>.json): the fields of one resource with their types
+ * and constraints. The console renders its forms from them; the server checks request bodies
+ * with them here, so a rule is written once.
+ *
+ * Annotations the server reads:
+ * - `readOnly`: shown, never written; the console sends whole records back, so such fields
+ *   are accepted and ignored (unless a body names them in `keep`, like `id` of an update).
+ * - `x-create-only`: written on create only (ignored on update).
+ * - `x-messages`: keyword → the product's message for a failed constraint (`maxLength` →
+ *   `令牌名称过长`). Such failures answer 200 `{success:false, message, errors:{field}}` like
+ *   any business rule; failures without a message are malformed requests (400).
+ * Unknown fields are refused: they are typos or clients of another product.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { AppError, MSG } from '../errors';
+
+export interface EntityProperty {
+  type: string | string[];
+  readOnly?: boolean;
+  'x-create-only'?: boolean;
+  'x-messages'?: Record<string, string>;
+  [keyword: string]: unknown;
+}
+
+export interface EntitySchema {
+  $id: string;
+  type: 'object';
+  properties: Record<string, EntityProperty>;
+  [keyword: string]: unknown;
+}
+
+// Strict: a misspelt standard keyword in a schema file fails at start. The `x-` annotations
+// are data for the console and this module; they are removed before compiling.
+const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false });
+
+/** A schema without its `x-` annotations, at every depth. */
+function withoutAnnotations(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutAnnotations);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !k.startsWith('x-'))
+      .map(([k, v]) => [k, withoutAnnotations(v)]),
+  );
+}
+
+export function loadEntitySchema(schemasDir: string, name: string): EntitySchema {
+  return JSON.parse(readFileSync(join(schemasDir, 'entities', `${name}.json`), 'utf8')) as EntitySchema;
+}
+
+export interface BodyShape {
+  mode: 'create' | 'update';
+  /** readOnly fields this body does carry (e.g. `id` of an update). */
+  keep?: string[];
+  /** Fields that must be present. */
+  required?: string[];
+  /** Only these fields (e.g. `id` and `status` of a status change); default every field. */
+  only?: string[];
+}
+
+/** Compiles a checker for one kind of body; it answers the body without ignored fields. */
+export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): (body: unknown) => T {
+  const keep = new Set(shape.keep ?? []);
+  const accepted: Record<string, EntityProperty> = {};
+  const ignored = new Set<string>();
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    if (shape.only && !shape.only.includes(name)) {
+      ignored.add(name);
+      continue;
+    }
+    const skip = (prop.readOnly && !keep.has(name)) || (prop['x-create-only'] && shape.mode === 'update');
+    if (skip) ignored.add(name);
+    else accepted[name] = stripReadOnly(prop);
+  }
+  const validate: ValidateFunction = ajv.compile({
+    type: 'object',
+    properties: withoutAnnotations(accepted),
+    required: shape.required ?? [],
+    additionalProperties: false,
+  });
+  return (body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError(MSG.invalidParams, 400);
+    const kept: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(body)) if (!ignored.has(name)) kept[name] = value;
+    if (!validate(kept)) throw refusal(validate.errors?.[0], accepted);
+    return kept as T;
+  };
+}
+
+/** A kept readOnly field (an id) is validated like any other. */
+function stripReadOnly(prop: EntityProperty): EntityProperty {
+  if (!prop.readOnly) return prop;
+  const { readOnly: _readOnly, ...rest } = prop;
+  return rest as EntityProperty;
+}
+
+function refusal(error: ErrorObject | undefined, props: Record<string, EntityProperty>): AppError {
+  if (!error) return new AppError(MSG.invalidParams, 400);
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  if (error.keyword === 'additionalProperties') return new AppError(`${MSG.invalidParams}: unknown field ${params.additionalProperty}`, 400);
+  const field = params.missingProperty ?? error.instancePath.split('/')[1] ?? '';
+  const message = props[field]?.['x-messages']?.[error.keyword];
+  if (message) return new AppError(message, 200, { [field]: message });
+  return new AppError(`${MSG.invalidParams}: ${field} ${error.message ?? 'is invalid'}`, 400);
+}
