@@ -18,6 +18,7 @@ import { registerApi } from './api';
 import { loadOptionSchemas, OptionsService } from './services/options/options.service';
 import { MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/rate-limit';
 import { ensureRootAccount } from './services/users/setup';
+import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 import { createCodeStore } from './services/accounts/code-store';
 
 export interface App {
@@ -47,6 +48,7 @@ async function buildContext(config: Config): Promise<{ ctx: AppContext; database
       ...(redis ? { redis } : {}),
       options,
       rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+      quotaData: new QuotaDataAggregator(database.db, options),
       codes: createCodeStore(redis),
       startTime: Math.floor(Date.now() / 1000),
     };
@@ -133,6 +135,8 @@ export async function buildApp(config: Config): Promise<App> {
       if (closed) return;
       closed = true;
       await server.close();
+      // After the last request: what the dashboard collected is written before the database closes.
+      await ctx.quotaData.stop().catch((err: unknown) => server.log.error({ err }, 'writing dashboard data failed'));
       await ctx.options.stop();
       ctx.rateLimiter.close();
       ctx.redis?.disconnect();

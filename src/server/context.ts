@@ -10,6 +10,7 @@ import type { Database } from './db/tables';
 import type { OptionsService } from './services/options/options.service';
 import type { CodeStore } from './services/accounts/code-store';
 import type { RateLimiter } from './plumbing/rate-limit';
+import type { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 
 export interface AppContext {
   config: Config;
@@ -19,6 +20,8 @@ export interface AppContext {
   redis?: Redis;
   options: OptionsService;
   rateLimiter: RateLimiter;
+  /** Hourly usage per user and model, written to quota_data in batches (the dashboard). */
+  quotaData: QuotaDataAggregator;
   /** Mailed verification codes and reset tokens (Redis-backed when Redis is configured). */
   codes: CodeStore;
   /** Unix seconds when this process started. */

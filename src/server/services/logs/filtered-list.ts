@@ -1,0 +1,75 @@
+/**
+ * The one way the log, drawing-task and music-task lists read their filters and serve a
+ * page: query values arrive as text (validated by the routes' querystring schemas), a
+ * filter left out or sent empty does not filter, and every page answers
+ * `{items, total, page, page_size}`.
+ */
+import { sql, type ComparisonOperatorExpression, type ReferenceExpression, type SelectQueryBuilder } from 'kysely';
+import type { Page, PageRequest } from '../../../shared/api/envelope';
+import type { Database } from '../../db/tables';
+
+/** Querystring schema of a whole-number filter (unix seconds, ids, types). */
+export const INTEGER_PARAM = { type: 'string', pattern: '^\\s*-?\\d{0,15}\\s*$' } as const;
+/** Querystring schema of a text filter (names, ids of upstream tasks). */
+export const TEXT_PARAM = { type: 'string', maxLength: 191 } as const;
+
+/** The querystring schema of a list: the paging fields plus the given filters. */
+export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | typeof TEXT_PARAM>) {
+  return {
+    type: 'object',
+    properties: { p: INTEGER_PARAM, page_size: INTEGER_PARAM, ...filters },
+  } as const;
+}
+
+/** A whole-number filter; missing or empty: undefined. */
+export function intFilter(value: string | undefined): number | undefined {
+  const text = value?.trim();
+  return text ? Number(text) : undefined;
+}
+
+/** A filter where 0 means "any" (type, channel, time bounds): undefined for 0 too. */
+export function nonZeroFilter(value: string | undefined): number | undefined {
+  return intFilter(value) || undefined;
+}
+
+/** A text filter; missing or empty: undefined. */
+export function textFilter(value: string | undefined): string | undefined {
+  const text = value?.trim();
+  return text ? text : undefined;
+}
+
+/** One condition; skipped when its value is undefined. */
+export type Condition<TB extends keyof Database> = readonly [ReferenceExpression<Database, TB>, ComparisonOperatorExpression, string | number | undefined];
+
+/** Adds every condition whose value is given. Values are always bound as parameters. */
+export function whereGiven<TB extends keyof Database, O>(query: SelectQueryBuilder<Database, TB, O>, conditions: readonly Condition<TB>[]): SelectQueryBuilder<Database, TB, O> {
+  let q = query;
+  for (const [column, op, value] of conditions) {
+    if (value !== undefined) q = q.where(column, op, value as never);
+  }
+  return q;
+}
+
+/**
+ * Counts the filtered rows and fetches one page of them. `selectItems` adds the columns and
+ * the order; the count runs on the bare filtered query.
+ */
+export async function fetchPage<TB extends keyof Database, O>(
+  filtered: SelectQueryBuilder<Database, TB, object>,
+  selectItems: (query: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, O>,
+  page: PageRequest,
+): Promise<Page<O>> {
+  const counted = await filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirst();
+  const items = await selectItems(filtered).limit(page.pageSize).offset(page.offset).execute();
+  return { items: items as O[], total: Number(counted?.total ?? 0), page: page.page, page_size: page.pageSize };
+}
+
+/**
+ * Text columns without NOT NULL (content, prompt, other ...) may hold NULL in databases
+ * written by older versions; replies carry '' instead.
+ */
+export function nullsToEmpty<T extends object>(row: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) out[key] = value === null ? '' : value;
+  return out as T;
+}
