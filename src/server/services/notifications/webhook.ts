@@ -1,0 +1,86 @@
+/**
+ * Delivers a notice to a user's webhook (accounts reference §4.2 with the seed's rules):
+ * HTTPS only; POST of `{type, title, content, values, timestamp}` as JSON; when a secret is
+ * set, `Authorization: Bearer <secret>` (the seed) and `X-Webhook-Signature` = hex
+ * HMAC-SHA256 of the exact body bytes keyed by the secret (the reference). 5 seconds at
+ * most; any answer other than 2xx is a failure.
+ *
+ * Extra certificate authorities (WEBHOOK_CA_FILE) are trusted beside the public roots, for
+ * receivers behind a private CA, which is also how the tests reach their self-signed receiver.
+ */
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Config } from '../../config';
+import { isHttpsUrl } from '../users/user-setting.service';
+import { fillNotice, type Notice } from './notice';
+
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/** The body the receiver gets. */
+export interface WebhookPayload {
+  type: string;
+  title: string;
+  content: string;
+  values: string[];
+  /** Unix seconds. */
+  timestamp: number;
+}
+
+export function webhookSignature(body: string, secret: string): string {
+  return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+}
+
+const agents = new Map<string, Dispatcher>();
+
+/** The dispatcher trusting the configured extra CAs (one per file, shared), or undefined for the default. */
+function dispatcherFor(config: Pick<Config, 'webhookCaFile'>): Dispatcher | undefined {
+  const file = config.webhookCaFile;
+  if (!file) return undefined;
+  let agent = agents.get(file);
+  if (!agent) {
+    agent = new Agent({ connect: { ca: [...rootCertificates, readFileSync(file, 'utf8')] } });
+    agents.set(file, agent);
+  }
+  return agent;
+}
+
+/** Sends one notice; throws an Error whose message is safe to log (no secret, no body). */
+export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target: WebhookTarget, notice: Notice): Promise<void> {
+  if (!isHttpsUrl(target.url)) throw new Error('webhook address is not https');
+  const payload: WebhookPayload = {
+    type: notice.type,
+    title: notice.title,
+    content: fillNotice(notice),
+    values: notice.values,
+    timestamp: Math.floor(Date.now() / 1000),
+  };
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (target.secret) {
+    headers.authorization = `Bearer ${target.secret}`;
+    headers['x-webhook-signature'] = webhookSignature(body, target.secret);
+  }
+  const dispatcher = dispatcherFor(config);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(target.url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      ...(dispatcher ? { dispatcher } : {}),
+    });
+  } catch (err) {
+    const name = (err as Error).name;
+    throw new Error(name === 'TimeoutError' || name === 'AbortError' ? 'webhook timed out' : `webhook request failed: ${(err as Error).message}`);
+  }
+  await response.body.dump();
+  if (response.statusCode < 200 || response.statusCode >= 300) throw new Error(`webhook answered status ${response.statusCode}`);
+}
