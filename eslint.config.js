@@ -2,6 +2,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const PURE_PROVIDERS = 'Provider adaptors are pure: they import only src/shared and other provider files.';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
   js.configs.recommended,
@@ -21,6 +23,16 @@ export default tseslint.config(
   {
     files: ['src/server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/web/**'] }] },
+  },
+  {
+    // Provider adaptors are pure transforms: they import only src/shared and each other
+    // (never Node, packages, the database, Fastify or the rest of the relay).
+    files: ['src/server/relay/providers/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\.?/)', message: PURE_PROVIDERS }, { regex: '^\\.\\./(?!\\.\\./\\.\\./shared/)', message: PURE_PROVIDERS }] }] },
+  },
+  {
+    files: ['src/server/relay/providers/*/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\.?/)', message: PURE_PROVIDERS }, { regex: '^\\.\\./\\.\\./(?!\\.\\./\\.\\./shared/)', message: PURE_PROVIDERS }] }] },
   },
   {
     // Declarations are data: resources/ and schemas/ hold no React and no Node imports.

@@ -131,7 +131,7 @@ export interface StreamStep {
    * Claude-format streams. Passing the upstream `data` string through untouched is the fast path.
    */
   out: SseEvent[];
-  /** Usage seen so far (the converter keeps the latest). */
+  /** Usage seen so far (the converter keeps the latest); in the step `finish()` returns, the usage to bill. */
   usage?: Usage;
   /** Text generated in this step (content, reasoning, tool arguments), for local counting. */
   text?: string;
@@ -147,10 +147,12 @@ export interface StreamConverter {
   /**
    * Called once when the upstream stream ends; may emit closing events (not `[DONE]`), such as
    * the usage chunk a client asked for with `stream_options.include_usage` or Claude's
-   * `message_delta`/`message_stop`. `fallbackUsage` is the pipeline's local count, used in
-   * those closing events when the stream reported no usage.
+   * `message_delta`/`message_stop`. `fallbackUsage` is the pipeline's local count (prompt +
+   * counted output text), or a function computing it: the converter uses it only where the
+   * stream's own usage is missing or incomplete (e.g. cut before Claude's output count). The
+   * returned step's `usage` is the final usage to bill.
    */
-  finish(fallbackUsage?: Usage): StreamStep;
+  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep;
 }
 
 /** An upstream failure, normalised (OpenAI error fields). */

@@ -1,0 +1,31 @@
+/**
+ * Azure OpenAI (type 3): OpenAI's bodies, sent to a deployment named after the model with its
+ * dots removed (`gpt-3.5-turbo` -> `gpt-35-turbo`), an `api-version` query and an `api-key` header.
+ */
+import { createOpenAICompatible } from '../openai-compatible/factory';
+import { openaiPaths } from '../openai-compatible/paths';
+import { isCloudflareGateway, joinUrl, withQuery } from '../common/urls';
+import type { Target } from '../types';
+
+/** The request query wins over the channel's `other`, which wins over the global default (reference §3.5). */
+export function azureApiVersion(target: Target): string {
+  return target.clientQuery?.['api-version'] || target.other.trim() || target.options.azureDefaultApiVersion;
+}
+
+export function azureDeployment(model: string): string {
+  return model.replace(/\./g, '');
+}
+
+export const azureProvider = createOpenAICompatible({
+  id: 'azure',
+  paths: openaiPaths('chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'translations'),
+  url: ({ target, model, path }) => {
+    // `/v1/chat/completions` -> `/openai/deployments/<d>/chat/completions`; a Cloudflare gateway drops the prefix.
+    const prefix = isCloudflareGateway(target.baseUrl) ? '' : '/openai/deployments';
+    const url = joinUrl(target.baseUrl, `${prefix}/${encodeURIComponent(azureDeployment(model))}${path.slice('/v1'.length)}`);
+    return withQuery(url, { 'api-version': azureApiVersion(target) });
+  },
+  headers: (target) => ({ 'api-key': target.key }),
+  streamUsage: true,
+  modelsPath: null,
+});

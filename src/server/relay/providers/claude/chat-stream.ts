@@ -1,0 +1,90 @@
+/** Claude's streamed events -> OpenAI chat chunks (reference §4.4 table, Ours: cache counts kept). */
+import { type ChunkMeta, chatChunk, nowSeconds, sseJson, usageChunk } from '../common/chunks';
+import { errorFromBody } from '../common/errors';
+import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';
+import { finalUsage } from '../common/usage';
+import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import { finishReasonFromClaude, mergeClaudeUsage } from './usage';
+
+export class ClaudeToOpenAIStream implements StreamConverter {
+  private readonly meta: ChunkMeta;
+  private usage: Usage | undefined;
+  /** Claude block index -> OpenAI tool call index (0, 1, ... in order of appearance). */
+  private readonly toolIndex = new Map<number, number>();
+
+  constructor(
+    model: string,
+    private readonly includeUsage: boolean,
+  ) {
+    this.meta = { id: '', created: nowSeconds(), model };
+  }
+
+  onEvent(event: SseEvent): StreamStep {
+    const data = parseJson(event.data);
+    if (!isRecord(data)) return { out: [], usage: this.usage };
+    const type = str(data.type) ?? event.event;
+    switch (type) {
+      case 'message_start':
+        return this.start(obj(data.message));
+      case 'content_block_start':
+        return this.blockStart(num(data.index), obj(data.content_block));
+      case 'content_block_delta':
+        return this.blockDelta(num(data.index), obj(data.delta));
+      case 'message_delta':
+        this.usage = mergeClaudeUsage(this.usage, data.usage);
+        return this.emit({}, finishReasonFromClaude(obj(data.delta).stop_reason));
+      case 'error':
+        return { out: [], usage: this.usage, error: errorFromBody(500, data) };
+      default:
+        // ping, content_block_stop, message_stop: nothing for OpenAI clients.
+        return { out: [], usage: this.usage };
+    }
+  }
+
+  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
+    const usage = finalUsage(this.usage, fallbackUsage);
+    const out: SseEvent[] = this.includeUsage && usage ? [sseJson(usageChunk(this.meta, usage))] : [];
+    return { out, usage };
+  }
+
+  private start(message: JsonObject): StreamStep {
+    if (str(message.id)) this.meta.id = message.id as string;
+    if (str(message.model)) this.meta.model = message.model as string;
+    // message_start's output count is a placeholder; the real one comes with message_delta.
+    this.usage = mergeClaudeUsage(this.usage, { ...obj(message.usage), output_tokens: 0 });
+    return this.emit({ role: 'assistant', content: '' });
+  }
+
+  private blockStart(index: number, block: JsonObject): StreamStep {
+    if (block.type === 'tool_use') {
+      const toolIndex = this.toolIndex.size;
+      this.toolIndex.set(index, toolIndex);
+      const name = str(block.name) ?? '';
+      const call = { index: toolIndex, id: str(block.id) ?? '', type: 'function', function: { name, arguments: '' } };
+      return this.emit({ tool_calls: [call] }, null, name);
+    }
+    // Text and thinking blocks start empty; their deltas carry the text.
+    const text = str(block.text);
+    return text ? this.emit({ content: text }, null, text) : { out: [], usage: this.usage };
+  }
+
+  private blockDelta(index: number, delta: JsonObject): StreamStep {
+    switch (delta.type) {
+      case 'text_delta':
+        return this.emit({ content: str(delta.text) ?? '' }, null, str(delta.text));
+      case 'thinking_delta':
+        return this.emit({ reasoning_content: str(delta.thinking) ?? '' }, null, str(delta.thinking));
+      case 'input_json_delta': {
+        const partial = str(delta.partial_json) ?? '';
+        return this.emit({ tool_calls: [{ index: this.toolIndex.get(index) ?? 0, function: { arguments: partial } }] }, null, partial);
+      }
+      default:
+        // signature_delta authenticates thinking for Claude itself; OpenAI clients have no use for it.
+        return { out: [], usage: this.usage };
+    }
+  }
+
+  private emit(delta: JsonObject, finishReason: string | null = null, text?: string): StreamStep {
+    return { out: [sseJson(chatChunk(this.meta, delta, finishReason))], usage: this.usage, ...(text ? { text } : {}) };
+  }
+}

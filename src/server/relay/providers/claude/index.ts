@@ -1,0 +1,68 @@
+/**
+ * Anthropic Claude (type 14): `chat` converts OpenAI chat to Claude Messages and back (legacy
+ * Text Completions for claude-instant/claude-2); `messages` speaks Claude's own format.
+ */
+import { parseUpstreamError } from '../common/errors';
+import { joinUrl } from '../common/urls';
+import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
+import { claudeRequestFromOpenAI } from './chat-request';
+import { openaiResponseFromClaude } from './chat-response';
+import { ClaudeToOpenAIStream } from './chat-stream';
+import { LegacyClaudeStream, legacyBody, parseLegacyResponse } from './legacy';
+import { ClaudePassThroughStream, nativeClaudeBody, parseNativeResponse } from './messages';
+import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, isLegacyClaudeModel, messagesUrl } from './meta';
+import { defaultMaxTokens, enableThinking, thinkingPlan } from './thinking';
+
+const MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);
+
+function assertMode(mode: RelayMode): void {
+  if (!MODES.has(mode)) throw new ProviderRequestError(`${mode} is not supported by Claude channels`, 'not_supported');
+}
+
+function legacy(mode: RelayMode, target: Target): boolean {
+  return mode === 'chat' && isLegacyClaudeModel(thinkingPlan(target.upstreamModel, target.options).model);
+}
+
+export const claudeProvider: Provider = {
+  id: 'claude',
+  modes: MODES,
+
+  buildRequest(mode, body, target, stream) {
+    assertMode(mode);
+    const { model, adapt } = thinkingPlan(target.upstreamModel, target.options);
+    const headers = claudeHeaders(target, stream);
+    if (mode === 'messages') {
+      const json = nativeClaudeBody(body, { model, requestModel: target.requestModel, adapt, options: target.options });
+      return { url: messagesUrl(target), method: 'POST', headers, body: JSON.stringify(json), model };
+    }
+    if (isLegacyClaudeModel(model)) {
+      return { url: completeUrl(target), method: 'POST', headers, body: JSON.stringify(legacyBody(body, model)), model };
+    }
+    const json = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: defaultMaxTokens(target.options, target.requestModel) });
+    if (adapt) enableThinking(json, target.options);
+    return { url: messagesUrl(target), method: 'POST', headers, body: JSON.stringify(json), model };
+  },
+
+  parseResponse(mode, json, target) {
+    assertMode(mode);
+    if (mode === 'messages') return parseNativeResponse(json);
+    return legacy(mode, target) ? parseLegacyResponse(json) : openaiResponseFromClaude(json);
+  },
+
+  createStream(mode, target, client) {
+    assertMode(mode);
+    if (mode === 'messages') return new ClaudePassThroughStream();
+    const { model } = thinkingPlan(target.upstreamModel, target.options);
+    return legacy(mode, target) ? new LegacyClaudeStream(model, client.includeUsage) : new ClaudeToOpenAIStream(model, client.includeUsage);
+  },
+
+  parseError: parseUpstreamError,
+
+  modelsRequest(target) {
+    return {
+      url: joinUrl(target.baseUrl, '/v1/models'),
+      method: 'GET',
+      headers: { 'x-api-key': target.key, 'anthropic-version': DEFAULT_ANTHROPIC_VERSION },
+    };
+  },
+};

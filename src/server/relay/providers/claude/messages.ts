@@ -1,0 +1,79 @@
+/**
+ * Claude Messages in and out (`/v1/messages` on a Claude channel, reference §4.5): the body is
+ * forwarded with the model, default max_tokens and thinking adapter applied; answers and events
+ * go back untouched while usage and text are read from them.
+ */
+import { errorFromBody } from '../common/errors';
+import { type JsonObject, arr, isRecord, obj, parseJson, str } from '../common/json';
+import { finalUsage } from '../common/usage';
+import type { ParsedResponse, ProviderOptions, SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import { claudeBodyError } from './chat-response';
+import { defaultMaxTokens, enableThinking } from './thinking';
+import { mergeClaudeUsage, usageFromClaude } from './usage';
+
+/**
+ * Unknown fields are forwarded (as for OpenAI upstreams, so new Claude parameters work); the
+ * adapter adds thinking only when the client sent none.
+ */
+export function nativeClaudeBody(body: JsonObject, args: { model: string; requestModel: string; adapt: boolean; options: ProviderOptions }): JsonObject {
+  const out: JsonObject = { ...body, model: args.model };
+  if (typeof out.max_tokens !== 'number' || out.max_tokens <= 0) out.max_tokens = defaultMaxTokens(args.options, args.requestModel);
+  if (args.adapt && !isRecord(out.thinking)) enableThinking(out, args.options);
+  return out;
+}
+
+/** Text of Claude content blocks (answers) for local counting. */
+function blocksText(content: unknown): string {
+  let text = '';
+  for (const raw of arr(content)) {
+    const block = obj(raw);
+    text += str(block.text) ?? str(block.thinking) ?? '';
+    if (block.type === 'tool_use') text += (str(block.name) ?? '') + JSON.stringify(block.input ?? {});
+  }
+  return text;
+}
+
+export function parseNativeResponse(json: unknown): ParsedResponse {
+  const error = claudeBodyError(json);
+  if (error) return { body: json, error };
+  const message = obj(json);
+  const usage = usageFromClaude(message.usage);
+  return usage ? { body: json, usage } : { body: json, text: blocksText(message.content) };
+}
+
+/** Forwards Claude's events as `event: <type>` + the upstream data string, reading usage and text on the way. */
+export class ClaudePassThroughStream implements StreamConverter {
+  private usage: Usage | undefined;
+
+  onEvent(event: SseEvent): StreamStep {
+    const data = parseJson(event.data);
+    const out: SseEvent[] = [{ event: event.event ?? (isRecord(data) ? str(data.type) : undefined), data: event.data }];
+    if (!isRecord(data)) return { out, usage: this.usage };
+    switch (data.type) {
+      case 'message_start':
+        this.usage = mergeClaudeUsage(this.usage, { ...obj(obj(data.message).usage), output_tokens: 0 });
+        break;
+      case 'message_delta':
+        this.usage = mergeClaudeUsage(this.usage, data.usage);
+        break;
+      case 'content_block_start': {
+        const block = obj(data.content_block);
+        if (block.type === 'tool_use') return { out, usage: this.usage, text: str(block.name) };
+        break;
+      }
+      case 'content_block_delta': {
+        const delta = obj(data.delta);
+        const text = str(delta.text) ?? str(delta.thinking) ?? str(delta.partial_json);
+        return { out, usage: this.usage, ...(text ? { text } : {}) };
+      }
+      case 'error':
+        // The client speaks Claude: it gets the error event itself, then the stream ends.
+        return { out, usage: this.usage, error: errorFromBody(500, data) };
+    }
+    return { out, usage: this.usage };
+  }
+
+  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
+    return { out: [], usage: finalUsage(this.usage, fallbackUsage) };
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Claude options applied to every Messages request: default max_tokens and the thinking
+ * adapter for `-thinking` model names (reference §4.4, options `claude.*`).
+ */
+import type { JsonObject } from '../common/json';
+import type { ProviderOptions } from '../types';
+
+export const THINKING_SUFFIX = '-thinking';
+const FALLBACK_MAX_TOKENS = 8192;
+/** Room for a useful answer next to the thinking budget (reference). */
+const THINKING_MIN_MAX_TOKENS = 1280;
+/** Claude's smallest accepted thinking budget. */
+const MIN_BUDGET_TOKENS = 1024;
+
+/** Option `claude.default_max_tokens`: the model's entry, else `default`, else 8192. */
+export function defaultMaxTokens(options: ProviderOptions, model: string): number {
+  const table = options.claudeDefaultMaxTokens;
+  const stripped = model.endsWith(THINKING_SUFFIX) ? model.slice(0, -THINKING_SUFFIX.length) : model;
+  return table[model] ?? table[stripped] ?? table.default ?? FALLBACK_MAX_TOKENS;
+}
+
+/**
+ * Whether the adapter applies to this model name, and the name to send: the suffix is
+ * stripped only when the adapter is on (billing keeps the `-thinking` name).
+ */
+export function thinkingPlan(model: string, options: ProviderOptions): { model: string; adapt: boolean } {
+  if (options.claudeThinkingAdapterEnabled && model.endsWith(THINKING_SUFFIX) && model.length > THINKING_SUFFIX.length) {
+    return { model: model.slice(0, -THINKING_SUFFIX.length), adapt: true };
+  }
+  return { model, adapt: false };
+}
+
+/**
+ * Turns extended thinking on: max_tokens at least 1280, budget = max_tokens × the option's
+ * share, kept inside what Claude accepts (1024 ≤ budget < max_tokens); thinking requires
+ * temperature 1 and no top_p.
+ */
+export function enableThinking(body: JsonObject, options: ProviderOptions): void {
+  const maxTokens = Math.max(typeof body.max_tokens === 'number' ? body.max_tokens : 0, THINKING_MIN_MAX_TOKENS);
+  const share = options.claudeThinkingBudgetPercentage;
+  const budget = Math.min(maxTokens - 1, Math.max(MIN_BUDGET_TOKENS, Math.floor(maxTokens * share)));
+  body.max_tokens = maxTokens;
+  body.thinking = { type: 'enabled', budget_tokens: budget };
+  body.temperature = 1;
+  delete body.top_p;
+  delete body.top_k;
+}

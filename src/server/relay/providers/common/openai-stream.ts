@@ -1,0 +1,139 @@
+/**
+ * The stream converter for OpenAI-shaped upstreams. The fast path sends the upstream `data`
+ * string on untouched (no re-serialisation); a chunk is rewritten only when a channel setting
+ * asks for it (`force_format`, `thinking_to_content`). The usage-only chunk the relay forces
+ * upstream is hidden from clients that did not ask for `include_usage` (reference §5.3), and
+ * synthesised at the end for clients that asked when upstream sent none.
+ */
+import type { SseEvent, StreamConverter, StreamStep, Usage, UpstreamError } from '../types';
+import { type ChunkMeta, nowSeconds, sseJson, usageChunk } from './chunks';
+import { errorFromBody } from './errors';
+import { arr, isRecord, type JsonObject, num, obj, parseJson, str } from './json';
+import { choicesText } from './openai-text';
+import { finalUsage } from './usage';
+
+export interface OpenAIStreamOptions {
+  /** The client sent `stream_options.include_usage: true`. */
+  includeUsage: boolean;
+  /** Channel setting `force_format`: re-encode every chunk through the canonical shape. */
+  forceFormat?: boolean;
+  /** Channel setting `thinking_to_content`: reasoning goes into `content` inside `<think>` tags. */
+  thinkingToContent?: boolean;
+  /** The family's usage reader (most use `usageFromOpenAI`). */
+  readUsage: (raw: unknown) => Usage | undefined;
+  /** Model to name in a synthesised usage chunk when upstream sent no chunk at all. */
+  model: string;
+}
+
+const CHUNK_KEYS = ['id', 'object', 'created', 'model', 'system_fingerprint'] as const;
+const DELTA_KEYS = ['role', 'content', 'reasoning_content', 'tool_calls', 'refusal', 'audio'] as const;
+
+/** Keeps only the fields of OpenAI's chunk structure (`force_format`). */
+function canonicalChunk(chunk: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of CHUNK_KEYS) if (chunk[key] !== undefined) out[key] = chunk[key];
+  out.choices = arr(chunk.choices).map((raw) => {
+    const choice = obj(raw);
+    const delta: JsonObject = {};
+    const source = obj(choice.delta);
+    for (const key of DELTA_KEYS) if (source[key] !== undefined && source[key] !== null) delta[key] = source[key];
+    if (typeof source.reasoning === 'string' && delta.reasoning_content === undefined) delta.reasoning_content = source.reasoning;
+    const text = str(choice.text);
+    return { index: num(choice.index), ...(text !== undefined ? { text } : { delta }), logprobs: choice.logprobs ?? null, finish_reason: choice.finish_reason ?? null };
+  });
+  if (chunk.usage !== undefined) out.usage = chunk.usage;
+  return out;
+}
+
+export class OpenAIPassThroughStream implements StreamConverter {
+  private readonly meta: ChunkMeta;
+  private usage: Usage | undefined;
+  private usageSentToClient = false;
+  private thinking: 'none' | 'open' | 'closed' = 'none';
+
+  constructor(private readonly options: OpenAIStreamOptions) {
+    this.meta = { id: '', created: nowSeconds(), model: options.model };
+  }
+
+  onEvent(event: SseEvent): StreamStep {
+    const data = event.data;
+    if (data === '[DONE]') return { out: [], usage: this.usage };
+    const chunk = parseJson(data);
+    // Not JSON (a stray keep-alive or a proxy's text): pass it on rather than lose it.
+    if (!isRecord(chunk)) return { out: [{ data }], usage: this.usage };
+    if (isRecord(chunk.error)) return { out: [], usage: this.usage, error: this.streamError(chunk) };
+
+    this.remember(chunk);
+    const usage = chunk.usage !== undefined && chunk.usage !== null ? this.options.readUsage(chunk.usage) : undefined;
+    if (usage) this.usage = usage;
+    const text = choicesText(chunk);
+    const choices = arr(chunk.choices);
+    if (usage && choices.length === 0 && !this.options.includeUsage) return { out: [], usage: this.usage, text };
+    if (usage && this.options.includeUsage) this.usageSentToClient = true;
+
+    let rewritten: JsonObject | undefined;
+    if (this.options.forceFormat) rewritten = canonicalChunk(chunk);
+    if (this.options.thinkingToContent && this.movesThinking(choices)) rewritten = this.thinkingToContent(rewritten ?? chunk);
+    return { out: [rewritten ? sseJson(rewritten) : { data }], usage: this.usage, text };
+  }
+
+  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
+    const out: SseEvent[] = [];
+    if (this.thinking === 'open') {
+      // Reasoning was never followed by content: close the tag so the text stays well-formed.
+      out.push(sseJson({ id: this.meta.id, object: 'chat.completion.chunk', created: this.meta.created, model: this.meta.model, choices: [{ index: 0, delta: { content: '\n</think>\n' }, finish_reason: null }] }));
+      this.thinking = 'closed';
+    }
+    const usage = finalUsage(this.usage, fallbackUsage);
+    if (this.options.includeUsage && !this.usageSentToClient && usage) {
+      out.push(sseJson(usageChunk(this.meta, usage)));
+      this.usageSentToClient = true;
+    }
+    return { out, usage };
+  }
+
+  private remember(chunk: JsonObject): void {
+    if (typeof chunk.id === 'string' && chunk.id) this.meta.id = chunk.id;
+    if (typeof chunk.created === 'number') this.meta.created = chunk.created;
+    if (typeof chunk.model === 'string' && chunk.model) this.meta.model = chunk.model;
+  }
+
+  private streamError(chunk: JsonObject): UpstreamError {
+    return errorFromBody(500, chunk);
+  }
+
+  private movesThinking(choices: unknown[]): boolean {
+    return choices.some((raw) => {
+      const delta = obj(obj(raw).delta);
+      return Boolean(str(delta.reasoning_content) || str(delta.reasoning) || (this.thinking === 'open' && str(delta.content)));
+    });
+  }
+
+  /** Reasoning deltas become content: `<think>\n` before the first, `\n</think>\n` before real content. */
+  private thinkingToContent(chunk: JsonObject): JsonObject {
+    const choices = arr(chunk.choices).map((raw) => {
+      const choice = { ...obj(raw) };
+      const delta = { ...obj(choice.delta) };
+      const reasoning = str(delta.reasoning_content) || str(delta.reasoning) || '';
+      delete delta.reasoning_content;
+      delete delta.reasoning;
+      const content = str(delta.content) ?? '';
+      let merged = '';
+      if (reasoning) {
+        merged += (this.thinking === 'none' ? '<think>\n' : '') + reasoning;
+        this.thinking = 'open';
+      }
+      if (content) {
+        if (this.thinking === 'open') {
+          merged += '\n</think>\n';
+          this.thinking = 'closed';
+        }
+        merged += content;
+      }
+      delta.content = merged;
+      choice.delta = delta;
+      return choice;
+    });
+    return { ...chunk, choices };
+  }
+}

@@ -1,0 +1,25 @@
+/** The generated text inside OpenAI answers, for local token counting when usage is missing. */
+import { arr, isRecord, obj, str } from './json';
+
+/** Content, reasoning and tool-call names/arguments of one message or delta. */
+function messageText(message: Record<string, unknown>): string {
+  let text = (str(message.content) ?? '') + (str(message.reasoning_content) ?? '') + (str(message.reasoning) ?? '');
+  for (const call of arr(message.tool_calls)) {
+    const fn = obj(obj(call).function);
+    text += (str(fn.name) ?? '') + (str(fn.arguments) ?? '');
+  }
+  return text;
+}
+
+/** Text of every choice of a chat answer (`message`) or chunk (`delta`), or of a completion (`text`). */
+export function choicesText(body: unknown): string {
+  if (!isRecord(body)) return '';
+  let text = '';
+  for (const choice of arr(body.choices)) {
+    if (!isRecord(choice)) continue;
+    if (isRecord(choice.delta)) text += messageText(choice.delta);
+    else if (isRecord(choice.message)) text += messageText(choice.message);
+    else text += str(choice.text) ?? '';
+  }
+  return text;
+}

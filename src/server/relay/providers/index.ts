@@ -1,0 +1,65 @@
+/**
+ * The provider registry: channel family -> provider. A family without a provider answers
+ * undefined, and the pipeline replies "not supported" (never a silent pass-through).
+ */
+import { type ChannelFamily, channelFamily } from '../../../shared/channel-types';
+import { azureProvider } from './azure';
+import { claudeProvider } from './claude';
+import { customProvider } from './custom';
+import { deepseekProvider } from './deepseek';
+import { geminiProvider } from './gemini';
+import { ollamaProvider } from './ollama';
+import { openaiProvider } from './openai';
+import {
+  aliProvider,
+  baiduV2Provider,
+  cloudflareProvider,
+  jinaProvider,
+  minimaxProvider,
+  mistralProvider,
+  openaiCompatibleProvider,
+  perplexityProvider,
+  siliconflowProvider,
+  volcengineProvider,
+  xaiProvider,
+  zhipu4vProvider,
+} from './openai-compatible/families';
+import type { Provider, RelayMode } from './types';
+
+const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
+  openai: openaiProvider,
+  'openai-compatible': openaiCompatibleProvider,
+  azure: azureProvider,
+  custom: customProvider,
+  claude: claudeProvider,
+  gemini: geminiProvider,
+  ollama: ollamaProvider,
+  deepseek: deepseekProvider,
+  xai: xaiProvider,
+  mistral: mistralProvider,
+  perplexity: perplexityProvider,
+  siliconflow: siliconflowProvider,
+  volcengine: volcengineProvider,
+  minimax: minimaxProvider,
+  ali: aliProvider,
+  'baidu-v2': baiduV2Provider,
+  'zhipu-4v': zhipu4vProvider,
+  jina: jinaProvider,
+  cloudflare: cloudflareProvider,
+};
+
+export function providerForFamily(family: ChannelFamily): Provider | undefined {
+  return PROVIDERS[family];
+}
+
+/** The provider of a channel type (unknown ids fall back to the OpenAI family, as in the reference). */
+export function providerForChannelType(type: number): Provider | undefined {
+  return PROVIDERS[channelFamily(type)];
+}
+
+/** Whether a channel type can serve a relay mode at all. */
+export function channelTypeSupports(type: number, mode: RelayMode): boolean {
+  return providerForChannelType(type)?.modes.has(mode) ?? false;
+}
+
+export type { Provider } from './types';

@@ -1,0 +1,100 @@
+/**
+ * Builds a `Provider` for an OpenAI-shaped upstream from its config: request adjustments,
+ * URL and headers, forwarded answers with usage, and the pass-through stream.
+ */
+import { parseUpstreamError } from '../common/errors';
+import type { JsonObject } from '../common/json';
+import { OpenAIPassThroughStream } from '../common/openai-stream';
+import { isReasoningModel, type ReasoningEffort, splitEffortSuffix } from '../common/reasoning';
+import { usageFromOpenAI } from '../common/usage';
+import { isCloudflareGateway, joinUrl } from '../common/urls';
+import { type Provider, ProviderRequestError, type RelayMode, type Target, type UpstreamRequest } from '../types';
+import type { OpenAICompatibleConfig } from './config';
+import { buildAudioForm } from './multipart';
+import { adjustOpenAIBody } from './request';
+import { parseOpenAIResponse } from './response';
+
+export function bearer(target: Target): Record<string, string> {
+  return { Authorization: `Bearer ${target.key}` };
+}
+
+/** The effort suffix means `reasoning_effort` only on reasoning models (`gpt-4o-high` stays a name). */
+export function resolveModel(upstreamModel: string): { model: string; effort?: ReasoningEffort } {
+  const split = splitEffortSuffix(upstreamModel);
+  return split.effort && isReasoningModel(split.model) ? split : { model: upstreamModel };
+}
+
+/** base + path; a Cloudflare AI Gateway base already ends where `/v1` would go. */
+export function defaultUrl(base: string, path: string): string {
+  return joinUrl(base, isCloudflareGateway(base) && path.startsWith('/v1/') ? path.slice(3) : path);
+}
+
+const STREAMING_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions']);
+
+export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider {
+  const modes = new Set(Object.keys(config.paths) as RelayMode[]);
+  const readUsage = config.readUsage ?? usageFromOpenAI;
+  const headersFor = config.headers ?? bearer;
+
+  function urlFor(mode: RelayMode, target: Target, model: string): string {
+    const path = config.paths[mode];
+    if (path === undefined) throw new ProviderRequestError(`${mode} is not supported by this channel type`, 'not_supported');
+    return config.url ? config.url({ mode, target, model, path }) : defaultUrl(target.baseUrl, path);
+  }
+
+  const provider: Provider = {
+    id: config.id,
+    modes,
+
+    buildRequest(mode, body, target, stream): UpstreamRequest {
+      const { model, effort } = resolveModel(target.upstreamModel);
+      const url = urlFor(mode, target, model);
+      const headers: Record<string, string> = { ...headersFor(target) };
+      const base = { url, method: 'POST' as const, headers, model, ...(effort ? { reasoningEffort: effort } : {}) };
+      if (mode === 'transcriptions' || mode === 'translations') return { ...base, body: buildAudioForm(body, model) };
+
+      const custom = config.custom?.[mode];
+      let json: JsonObject;
+      if (custom) {
+        json = custom.request(body, model);
+      } else {
+        json = adjustOpenAIBody(body, {
+          mode,
+          model,
+          effort,
+          stream,
+          streamUsage: config.streamUsage ?? false,
+          forceStreamUsage: target.options.forceStreamUsage ?? true,
+        });
+      }
+      config.adjustBody?.(json, mode, target);
+      headers['Content-Type'] = 'application/json';
+      if (stream) headers.Accept = 'text/event-stream';
+      return { ...base, body: JSON.stringify(json) };
+    },
+
+    parseResponse(mode, json, target) {
+      const custom = config.custom?.[mode];
+      return custom ? custom.response(json, target) : parseOpenAIResponse(mode, json, readUsage);
+    },
+
+    createStream(mode, target, client) {
+      if (!STREAMING_MODES.has(mode)) throw new ProviderRequestError(`${mode} does not stream`, 'not_supported');
+      return new OpenAIPassThroughStream({
+        includeUsage: client.includeUsage,
+        forceFormat: target.setting.force_format === true,
+        thinkingToContent: target.setting.thinking_to_content === true,
+        readUsage,
+        model: resolveModel(target.upstreamModel).model,
+      });
+    },
+
+    parseError: parseUpstreamError,
+  };
+
+  const modelsPath = config.modelsPath === undefined ? '/v1/models' : config.modelsPath;
+  if (modelsPath !== null) {
+    provider.modelsRequest = (target) => ({ url: defaultUrl(target.baseUrl, modelsPath), method: 'GET', headers: headersFor(target) });
+  }
+  return provider;
+}

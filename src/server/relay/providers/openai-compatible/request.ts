@@ -1,0 +1,53 @@
+/** The OpenAI request adjustments every OpenAI-shaped family shares (reference §4.3, §5.1). */
+import { type JsonObject, arr, isRecord, obj } from '../common/json';
+import { isReasoningModel, type ReasoningEffort, takesDeveloperRole } from '../common/reasoning';
+import type { RelayMode } from '../types';
+
+export interface AdjustOptions {
+  mode: RelayMode;
+  /** Model to send (suffix already stripped). */
+  model: string;
+  effort?: ReasoningEffort;
+  stream: boolean;
+  /** The family honours `stream_options`. */
+  streamUsage: boolean;
+  /** Force `include_usage` upstream (env FORCE_STREAM_OPTION). */
+  forceStreamUsage: boolean;
+}
+
+/**
+ * Returns a copy of the client body ready for an OpenAI-shaped upstream. Unknown fields are
+ * forwarded untouched (Ours), so new OpenAI parameters work without a gateway release.
+ */
+export function adjustOpenAIBody(body: JsonObject, options: AdjustOptions): JsonObject {
+  const out: JsonObject = { ...body, model: options.model };
+  if (options.mode === 'chat' || options.mode === 'completions') applyStreamOptions(out, options);
+  if (options.mode === 'chat' && isReasoningModel(options.model)) applyReasoningRules(out, options);
+  return out;
+}
+
+/**
+ * Streaming upstreams that support it are asked for a usage chunk so billing uses real counts;
+ * the stream converter hides that chunk from clients that did not ask for it.
+ */
+function applyStreamOptions(out: JsonObject, options: AdjustOptions): void {
+  if (!options.stream || !options.streamUsage) {
+    delete out.stream_options;
+    return;
+  }
+  if (options.forceStreamUsage) out.stream_options = { ...obj(out.stream_options), include_usage: true };
+}
+
+function applyReasoningRules(out: JsonObject, options: AdjustOptions): void {
+  if (out.max_tokens !== undefined) {
+    if (out.max_completion_tokens === undefined) out.max_completion_tokens = out.max_tokens;
+    delete out.max_tokens;
+  }
+  // o-series models refuse a temperature; xAI's grok-3-mini accepts one.
+  if (/^o\d/.test(options.model)) delete out.temperature;
+  if (options.effort) out.reasoning_effort = options.effort;
+  const messages = arr(out.messages);
+  if (takesDeveloperRole(options.model) && isRecord(messages[0]) && messages[0].role === 'system') {
+    out.messages = [{ ...messages[0], role: 'developer' }, ...messages.slice(1)];
+  }
+}
