@@ -1,0 +1,16 @@
+// Small statistics helpers.
+
+/** The p-th percentile (nearest rank) of `values`; NaN when empty. */
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+/** Milliseconds `fn` took, awaited. */
+export async function timed(fn) {
+  const start = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -1,0 +1,295 @@
+// The gateway-overhead benchmark: our gateway against a bare pass-through proxy over the same
+// fake upstream, each target alone on one core, the load and the fake on the other.
+//   1. unloaded probe (one connection, sequential): added latency and time to first byte
+//   2. memory run: 1,000 concurrent slow streams, short and long answers
+//   3. load rows: JSON and stream, at each connection count, for the bare proxy, the gateway
+//      and the gateway with consume logging off; req/s, p50/p99, CPU µs per request, peak RSS
+//   4. console weight, then the ledger check after the gateway stopped
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CORES, hwmKb, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
+import { chatRequest, ensureServerBuild, SERVER_ENTRY, ledgerCheck, removeGatewayFiles, relayAnswers, seedGateway, SLOW_MODELS, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { startBare, startFake, worker } from '../lib/targets.mjs';
+import { fmt, printTable } from '../lib/report.mjs';
+import { printProfile, summarizeProfile } from '../lib/profile.mjs';
+import { consoleGoals, ensureWebBuild, measureConsoleWeight } from './console.mjs';
+
+const MB = 1024;
+const OUT_DIR = join(new URL('..', import.meta.url).pathname, '.out');
+
+/** How a target is addressed: bare proxy and fake take the request without a token. */
+function requestFor(target, { stream, model }) {
+  const r = chatRequest(target.tokenKey ?? 'unused', { stream, model });
+  return { ...r, url: target.url + r.path };
+}
+
+async function probe(target, stream, settings) {
+  const { url, headers, body } = requestFor(target, { stream });
+  return runWorker(CORES.client, worker('probe-worker.mjs'), { url, headers, body, stream, warmup: settings.probeWarmup, count: settings.probeCount }, { timeoutMs: 300_000 });
+}
+
+async function memoryRound(target, model, settings) {
+  const { url, headers, body } = requestFor(target, { stream: true, model });
+  const baseline = await settledRssKb(target.pid);
+  const sampler = rssSampler(target.pid, 100);
+  const run = await runWorker(CORES.client, worker('streams-worker.mjs'), { url, headers, body, count: settings.streams, timeoutMs: 120_000 }, { timeoutMs: 300_000 });
+  const peak = sampler.stop();
+  await sleep(settings.settle * 1000);
+  const after = await settledRssKb(target.pid);
+  return { target: target.label, model, ...run, baseline, peak, after, growth: peak - baseline, residual: after - baseline };
+}
+
+async function loadRow(target, stream, connections, settings) {
+  const { url, headers, body } = requestFor(target, { stream });
+  const row = await runWorker(
+    CORES.client,
+    worker('load-worker.mjs'),
+    { url, headers, body, stream, connections, warmupSeconds: settings.warmup, durationSeconds: settings.duration, pid: target.pid },
+    { timeoutMs: (settings.warmup + settings.duration + 60) * 1000 },
+  );
+  return { target: target.label, key: target.key, mode: stream ? 'stream' : 'JSON', stream, connections, ...row };
+}
+
+export async function gatewaySuite(settings, goals, log) {
+  await ensureServerBuild(log);
+  await ensureWebBuild(log);
+  const started = [];
+  const results = { probes: [], memory: [], rows: [] };
+  try {
+    log('starting the fake upstream, the bare proxy and two gateways ...');
+    const fake = await startFake();
+    started.push(fake);
+    const bare = { ...(await startBare(fake.url)), key: 'bare', label: 'bare proxy' };
+    started.push(bare);
+    const profileDir = join(OUT_DIR, `profile-${Date.now()}`);
+    const gw = await startGateway({ name: 'on', nodeArgs: settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+    started.push(gw);
+    const gwOff = await startGateway({ name: 'off' });
+    started.push(gwOff);
+    await seedGateway(gw, { fakeUrl: fake.url, logConsume: true });
+    await seedGateway(gwOff, { fakeUrl: fake.url, logConsume: false });
+    Object.assign(gw, { key: 'gw', label: 'gateway' });
+    Object.assign(gwOff, { key: 'gwOff', label: 'gateway, log off' });
+    const direct = { ...fake, key: 'direct', label: 'fake (direct)' };
+
+    const relay = await relayAnswers(gw);
+    results.relay = relay;
+    if (!relay.ok) log(`⚠ the relay does not answer yet (${relay.reason}): gateway rows are skipped`);
+    const gateways = relay.ok ? [gw, gwOff] : [];
+
+    // 1. Unloaded probe (also warms every target up before the memory run).
+    for (const target of [direct, bare, ...(relay.ok ? [gw] : [])]) {
+      for (const stream of [false, true]) {
+        log(`probe: ${target.label}, ${stream ? 'stream' : 'JSON'} ...`);
+        results.probes.push({ target: target.label, key: target.key, mode: stream ? 'stream' : 'JSON', ...(await probe(target, stream, settings)) });
+      }
+    }
+
+    // 2. Memory run, on processes that have not carried load yet.
+    for (const target of [bare, ...(relay.ok ? [gw] : [])]) {
+      for (const model of SLOW_MODELS) {
+        log(`memory: ${settings.streams} slow streams through ${target.label} (${model}) ...`);
+        results.memory.push({ key: target.key, ...(await memoryRound(target, model, settings)) });
+      }
+    }
+
+    // 3. Load rows, the targets interleaved so drift on the shared machine hits them alike.
+    for (const stream of [false, true]) {
+      for (const connections of settings.connectionList) {
+        for (const target of [bare, ...gateways]) {
+          log(`load: ${target.label}, ${stream ? 'stream' : 'JSON'}, ${connections} connections, ${settings.warmup}+${settings.duration} s ...`);
+          results.rows.push(await loadRow(target, stream, connections, settings));
+        }
+      }
+    }
+    results.hwm = Object.fromEntries([bare, ...gateways].map((t) => [t.key, hwmKb(t.pid)]));
+
+    // 4. Console weight, served by the gateway.
+    log('console weight (/login in Chromium) ...');
+    results.console = await measureConsoleWeight(gw.url, log);
+
+    log('stopping the gateways and reading the ledger ...');
+    await stopGateway(gw);
+    await stopGateway(gwOff);
+    results.ledger = relay.ok ? await ledgerCheck(gw) : undefined;
+    if (settings.profile) results.profile = profileOf(profileDir);
+    results.ledgerOff = relay.ok ? await ledgerCheck(gwOff) : undefined;
+    removeGatewayFiles(gw);
+    removeGatewayFiles(gwOff);
+  } finally {
+    for (const s of started.reverse()) await stop(s.child);
+  }
+  report(results, settings, goals);
+  return results;
+}
+
+/** The gateway's CPU profile, written when it exited, summarized against the source map. */
+function profileOf(dir) {
+  const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.cpuprofile')) : undefined;
+  if (!file) return { error: `no .cpuprofile in ${dir}` };
+  const s = summarizeProfile(join(dir, file), SERVER_ENTRY);
+  const top = (list) => list.slice(0, 50);
+  return { file: join(dir, file), summary: { ...s, selfByFunction: top(s.selfByFunction), selfByFile: top(s.selfByFile), totalByFile: top(s.totalByFile) } };
+}
+
+const rowOf = (rows, key, mode, connections) => rows.find((r) => r.key === key && r.mode === mode && r.connections === connections);
+
+function report(results, settings, goals) {
+  const { rows, probes, memory } = results;
+  const ratio = (row, get) => {
+    const base = rowOf(rows, 'bare', row.mode, row.connections);
+    return base ? get(row) / get(base) : NaN;
+  };
+  printTable(
+    `Load (${settings.warmup} s warm-up + ${settings.duration} s measured per row; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client})`,
+    [
+      ['target', 'target'],
+      ['mode', 'mode'],
+      ['conns', 'connections'],
+      ['req/s', (r) => fmt.int(r.rps)],
+      ['p50 ms', (r) => fmt.ms(r.p50)],
+      ['p99 ms', (r) => fmt.ms(r.p99)],
+      ['CPU µs/req', (r) => fmt.int(r.cpuPerRequest)],
+      ['peak RSS MB', (r) => fmt.mb(r.peakRssKb)],
+      ['errors', (r) => fmt.int(r.errors)],
+      ['× req/s', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.rps)))],
+      ['× CPU/req', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.cpuPerRequest)))],
+      ['× p99', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.p99)))],
+    ],
+    rows,
+  );
+  printTable(
+    `Unloaded probe (one connection, ${settings.probeCount} sequential requests after ${settings.probeWarmup} warm-up)`,
+    [
+      ['target', 'target'],
+      ['mode', 'mode'],
+      ['p50 ms', (r) => fmt.ms(r.p50, 3)],
+      ['p99 ms', (r) => fmt.ms(r.p99, 3)],
+      ['first data p50 ms', (r) => (r.mode === 'stream' ? fmt.ms(r.firstP50, 3) : '')],
+      ['errors', (r) => fmt.int(r.errors)],
+    ],
+    probes,
+  );
+  printTable(
+    `Memory: ${settings.streams} concurrent slow streams (RSS, MB)`,
+    [
+      ['target', 'target'],
+      ['answer', (m) => m.model.replace('bench-slow-', '')],
+      ['KB/answer', (m) => fmt.int(m.bytes / m.count / 1024)],
+      ['completed', (m) => fmt.int(m.completed)],
+      ['failed', (m) => fmt.int(m.count - m.completed)],
+      ['seconds', (m) => m.seconds.toFixed(1)],
+      ['before', (m) => fmt.mb(m.baseline)],
+      ['peak', (m) => fmt.mb(m.peak)],
+      ['growth', (m) => fmt.mb(m.growth)],
+      ['KB/stream', (m) => fmt.int(m.growth / m.count)],
+      [`after ${settings.settle} s`, (m) => fmt.mb(m.after)],
+    ],
+    memory,
+  );
+  if (results.hwm) console.log(`\nVmHWM at the end: ${Object.entries(results.hwm).map(([k, v]) => `${k} ${fmt.mb(v)} MB`).join(', ')}`);
+  if (results.console) results.console.print();
+  if (results.profile?.summary) {
+    printProfile(results.profile.summary);
+    console.log(`(profile: ${results.profile.file}; again with: node bench/lib/profile.mjs <file> 40)`);
+  } else if (results.profile) console.log(`\nCPU profile: ${results.profile.error}`);
+
+  // Goals.
+  const relayNote = results.relay.ok ? undefined : `not measured: the relay does not answer (${results.relay.reason})`;
+  const gwRows = rows.filter((r) => r.key === 'gw');
+  const need = (cond, measured) => (relayNote ? [undefined, relayNote] : [cond, measured]);
+  for (const mode of ['JSON', 'stream']) {
+    for (const c of settings.connectionList) {
+      const r = rowOf(rows, 'gw', mode, c);
+      const b = rowOf(rows, 'bare', mode, c);
+      const x = r && b ? r.rps / b.rps : NaN;
+      goals.add(`throughput ${mode} @${c} ≥ 0.5× bare`, ...need(x >= 0.5, `${fmt.ratio(x)} (${fmt.int(r?.rps)} vs ${fmt.int(b?.rps)} req/s)`));
+    }
+  }
+  for (const mode of ['JSON', 'stream']) {
+    for (const c of settings.connectionList) {
+      const r = rowOf(rows, 'gw', mode, c);
+      const b = rowOf(rows, 'bare', mode, c);
+      const x = r && b ? r.cpuPerRequest / b.cpuPerRequest : NaN;
+      goals.add(`CPU per request ${mode} @${c} ≤ 2× bare`, ...need(x <= 2, `${fmt.ratio(x)} (${fmt.int(r?.cpuPerRequest)} vs ${fmt.int(b?.cpuPerRequest)} µs)`));
+    }
+  }
+  const probeOf = (key, mode) => probes.find((p) => p.key === key && p.mode === mode);
+  {
+    const g = probeOf('gw', 'JSON');
+    const b = probeOf('bare', 'JSON');
+    const added = g && b ? g.p50 - b.p50 : NaN;
+    goals.add('unloaded added latency (JSON, p50) ≤ 0.3 ms over bare', ...need(added <= 0.3, `+${fmt.ms(added, 3)} ms (${fmt.ms(g?.p50, 3)} vs ${fmt.ms(b?.p50, 3)} ms)`));
+    const gs = probeOf('gw', 'stream');
+    const bs = probeOf('bare', 'stream');
+    const ttfb = gs && bs ? gs.firstP50 - bs.firstP50 : NaN;
+    goals.add('stream time to first data (p50) ≤ 0.5 ms over bare', ...need(ttfb <= 0.5, `+${fmt.ms(ttfb, 3)} ms (${fmt.ms(gs?.firstP50, 3)} vs ${fmt.ms(bs?.firstP50, 3)} ms)`));
+  }
+  const top = Math.max(...settings.connectionList);
+  for (const mode of ['JSON', 'stream']) {
+    const r = rowOf(rows, 'gw', mode, top);
+    const b = rowOf(rows, 'bare', mode, top);
+    const x = r && b ? r.p99 / b.p99 : NaN;
+    goals.add(`p99 ${mode} @${top} ≤ 2× bare`, ...need(x <= 2, `${fmt.ratio(x)} (${fmt.ms(r?.p99)} vs ${fmt.ms(b?.p99)} ms)`));
+  }
+  {
+    const bad = [...rows, ...probes].filter((r) => r.errors > 0);
+    const detail = bad.map((r) => `${r.target} ${r.mode}${r.connections ? ` @${r.connections}` : ' probe'}: ${r.errors}${r.detail ? ` ${JSON.stringify(r.detail.statusCodes)}` : ''}${r.errorSample ? ` ${r.errorSample}` : ''}`);
+    goals.add('zero errors in every row', rows.length > 0 && bad.length === 0, bad.length ? detail.join('; ') : `${rows.length} load rows, ${probes.length} probes, 0 errors`);
+  }
+  const mem = (key, model) => memory.find((m) => m.key === key && m.model === model);
+  {
+    const short = mem('gw', SLOW_MODELS[0]);
+    const long = mem('gw', SLOW_MODELS[1]);
+    const bareShort = mem('bare', SLOW_MODELS[0]);
+    const failed = [short, long].reduce((n, m) => n + (m ? m.count - m.completed : 0), 0);
+    goals.add(
+      `${settings.streams} concurrent slow streams without errors`,
+      ...need(failed === 0, failed === 0 ? `${short?.completed} + ${long?.completed} completed` : `${failed} failed: ${JSON.stringify({ ...short?.failures, ...long?.failures })}`),
+    );
+    const x = short && bareShort ? short.growth / bareShort.growth : NaN;
+    goals.add(`RSS growth with ${settings.streams} streams ≤ 1.5× bare`, ...need(x <= 1.5, `${fmt.ratio(x)} (${fmt.mb(short?.growth)} vs ${fmt.mb(bareShort?.growth)} MB)`));
+    const y = short && long ? long.growth / short.growth : NaN;
+    const sizes = short && long ? ` for ${fmt.int(long.bytes / long.count / 1024)} KB vs ${fmt.int(short.bytes / short.count / 1024)} KB answers` : '';
+    goals.add(
+      'memory per stream independent of the answer length (long ≤ 1.25× short)',
+      ...need(y <= 1.25, `${fmt.ratio(y)}: ${fmt.int(long?.growth / long?.count)} vs ${fmt.int(short?.growth / short?.count)} KB per stream${sizes}`),
+    );
+    // Back to baseline: what is left after the settle time, against what the bare proxy keeps.
+    const residual = Math.max(short?.residual ?? NaN, long?.residual ?? NaN);
+    const bareResidual = Math.max(...memory.filter((m) => m.key === 'bare').map((m) => m.residual), 0);
+    const allowance = Math.max(16 * MB, 1.5 * bareResidual);
+    goals.add(
+      `memory back to baseline ${settings.settle} s after the streams (kept ≤ max(16 MB, 1.5× bare's))`,
+      ...need(residual <= allowance, `${fmt.mb(residual)} MB kept (bare keeps ${fmt.mb(bareResidual)} MB)`),
+    );
+  }
+  {
+    const ratios = [];
+    for (const r of gwRows) {
+      const off = rowOf(rows, 'gwOff', r.mode, r.connections);
+      if (off) ratios.push({ label: `${r.mode} @${r.connections}`, x: r.rps / off.rps });
+    }
+    const worst = ratios.reduce((a, b) => (b.x < a.x ? b : a), { x: NaN, label: '' });
+    goals.add(
+      'consume logging on keeps ≥ 0.85× the throughput of logging off (billing stays on: the relay has no switch for it)',
+      ...need(ratios.length > 0 && ratios.every((r) => r.x >= 0.85), `worst ${fmt.ratio(worst.x)} (${worst.label}); ${ratios.map((r) => `${r.label} ${fmt.ratio(r.x)}`).join(', ')}`),
+    );
+  }
+  if (results.ledger) {
+    const l = results.ledger;
+    goals.add(
+      'ledger after the run: logged quota = token used quota, no open reservation, quota conserved',
+      l.ok,
+      `${fmt.int(l.logged)} logged in ${fmt.int(l.logs)} logs vs ${fmt.int(l.used)} used; open ${l.open}; ${Object.entries(l.checks)
+        .filter(([, v]) => !v)
+        .map(([k]) => `✗ ${k}`)
+        .join(' ')}`.trim(),
+    );
+    const o = results.ledgerOff;
+    goals.add('ledger of the logging-off gateway: no open reservation, quota conserved', o.checks.noOpenReservations && o.checks.tokenConserved && o.checks.userConserved, `open ${o.open}; used ${fmt.int(o.used)}`);
+  } else {
+    goals.add('ledger after the run', undefined, relayNote);
+  }
+  if (results.console) consoleGoals(results.console, goals);
+}
