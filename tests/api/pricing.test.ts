@@ -1,5 +1,6 @@
 /** The public price list: models of enabled abilities, per-call vs ratio billing, usable groups per caller. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { channelEvents } from '../../src/server/services/channels/channel.events';
 import { invalidatePricing } from '../../src/server/services/pricing/pricing.service';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type TestServer } from '../helpers/server';
@@ -100,5 +101,13 @@ describeEachDialect('pricing API', (dialect) => {
     expect(byModel((await s.client().get('/api/pricing')).body.data)['fresh-model']).toBeUndefined();
     invalidatePricing(ctx);
     expect(byModel((await s.client().get('/api/pricing')).body.data)['fresh-model']).toMatchObject({ enable_groups: ['default'] });
+  });
+
+  it('refreshes the model list when channels change', async () => {
+    const { ctx } = s.app;
+    await ctx.db.updateTable('abilities').set({ enabled: false }).where('model', '=', 'fresh-model').execute();
+    expect(byModel((await s.client().get('/api/pricing')).body.data)['fresh-model']).toBeDefined();
+    channelEvents(ctx).emit('update', [9]);
+    expect(byModel((await s.client().get('/api/pricing')).body.data)['fresh-model']).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The relay's one call after settling a request: writes the consume log (when
- * LogConsumeEnabled) and feeds the dashboard (when DataExportEnabled). Keeping both behind
- * this function lets the log insert become batched later without touching the relay.
+ * What a settled request leaves behind: its consume log (when LogConsumeEnabled) and its
+ * count on the dashboard (when DataExportEnabled). `recordConsumption` does both in one
+ * call; the pieces are exported for writers that batch log inserts themselves.
  */
 import type { AppContext } from '../../context';
 import { LOG_TYPE } from '../../../shared/roles';
@@ -31,23 +31,11 @@ export interface Consumption {
   createdAt?: number;
 }
 
-export async function recordConsumption(ctx: AppContext, entry: Consumption): Promise<void> {
-  const createdAt = entry.createdAt ?? Math.floor(Date.now() / 1000);
-  // The dashboard counts every request, whether or not consume logs are kept.
-  if (ctx.options.bool('DataExportEnabled')) {
-    ctx.quotaData.record({
-      userId: entry.userId,
-      username: entry.username,
-      model: entry.modelName,
-      quota: entry.quota,
-      tokens: entry.promptTokens + entry.completionTokens,
-      createdAt,
-    });
-  }
-  if (!ctx.options.bool('LogConsumeEnabled')) return;
-  const log: NewLog = {
+/** The consume-log row of a request (type 2); `other` stored as JSON text. */
+export function consumeLogRow(entry: Consumption): NewLog {
+  return {
     user_id: entry.userId,
-    created_at: createdAt,
+    created_at: entry.createdAt ?? Math.floor(Date.now() / 1000),
     type: LOG_TYPE.consume,
     content: entry.content,
     username: entry.username,
@@ -63,5 +51,37 @@ export async function recordConsumption(ctx: AppContext, entry: Consumption): Pr
     group: entry.group,
     other: JSON.stringify(entry.other),
   };
-  await ctx.db.insertInto('logs').values(log).execute();
+}
+
+/** Whether consume logs are kept (option LogConsumeEnabled); other log types always are. */
+export function consumeLogsEnabled(ctx: AppContext): boolean {
+  return ctx.options.bool('LogConsumeEnabled');
+}
+
+/**
+ * Counts a request on the dashboard (when DataExportEnabled), whether or not its consume
+ * log is kept. Memory only: the aggregator writes quota_data in batches.
+ */
+export function recordDashboardUsage(ctx: AppContext, entry: Consumption): void {
+  if (!ctx.options.bool('DataExportEnabled')) return;
+  ctx.quotaData.record({
+    userId: entry.userId,
+    username: entry.username,
+    model: entry.modelName,
+    quota: entry.quota,
+    tokens: entry.promptTokens + entry.completionTokens,
+    createdAt: entry.createdAt ?? Math.floor(Date.now() / 1000),
+  });
+}
+
+/**
+ * Both at once for a settled request: the dashboard, then the consume log (when kept),
+ * inserted directly. A writer that already inserts logs in its own transaction (the
+ * relay's ledger) uses `consumeLogRow` and `recordDashboardUsage` instead.
+ */
+export async function recordConsumption(ctx: AppContext, entry: Consumption): Promise<void> {
+  const stamped = { ...entry, createdAt: entry.createdAt ?? Math.floor(Date.now() / 1000) };
+  recordDashboardUsage(ctx, stamped);
+  if (!consumeLogsEnabled(ctx)) return;
+  await ctx.db.insertInto('logs').values(consumeLogRow(stamped)).execute();
 }

@@ -2,9 +2,10 @@
  * The public price list (reference gateway §14): one entry per model served by an enabled
  * ability, priced per call (ModelPrice) or by ratios, restricted to the caller's usable
  * groups. The model list is computed at most once a minute per process and dropped at
- * once when a price option changes.
+ * once when a price option or a channel (hence the abilities) changes.
  */
 import type { AppContext } from '../../context';
+import { onChannelsChanged } from '../channels/channel.events';
 import { usableGroups } from '../users/user-groups.service';
 import { listEnabledModelGroups } from './pricing.repository';
 import { completionRatio, modelPrice, modelRatio, readRatioTables } from './ratios';
@@ -42,7 +43,7 @@ interface CachedCatalogue {
 const catalogues = new WeakMap<AppContext, CachedCatalogue>();
 const watched = new WeakSet<AppContext>();
 
-/** Forgets the cached list, e.g. after channels or their abilities changed. */
+/** Forgets the cached list; the next request computes it again. */
 export function invalidatePricing(ctx: AppContext): void {
   catalogues.delete(ctx);
 }
@@ -79,6 +80,7 @@ export function pricingCatalogue(ctx: AppContext): Promise<PricingEntry[]> {
     ctx.options.on('change', (key) => {
       if (PRICE_OPTIONS.has(key)) invalidatePricing(ctx);
     });
+    onChannelsChanged(ctx, () => invalidatePricing(ctx));
   }
   const now = Date.now();
   const cached = catalogues.get(ctx);
