@@ -33,6 +33,14 @@ export interface WebhookPayload {
   timestamp: number;
 }
 
+/**
+ * A header value carrying `text` as UTF-8 bytes (as the reference's Go client sends it):
+ * HTTP header values are bytes, and a secret may have any character.
+ */
+function headerBytes(text: string): string {
+  return Buffer.from(text, 'utf8').toString('latin1');
+}
+
 export function webhookSignature(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 }
@@ -64,7 +72,7 @@ export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target:
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (target.secret) {
-    headers.authorization = `Bearer ${target.secret}`;
+    headers.authorization = headerBytes(`Bearer ${target.secret}`);
     headers['x-webhook-signature'] = webhookSignature(body, target.secret);
   }
   const dispatcher = dispatcherFor(config);
