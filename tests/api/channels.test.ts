@@ -89,6 +89,9 @@ describeEachDialect('channels', (dialect) => {
     expect(got.body.data).not.toHaveProperty('key');
     expect(JSON.stringify(got.body)).not.toContain('sk-test-key');
     expect((await channelRow(id!))!.key).toBe('sk-test-key');
+    expect((await root.get('/api/channel/abc')).status).toBe(400);
+    expect((await root.get('/api/channel/0')).body).toEqual({ success: false, message: 'id 为空！' });
+    expect((await root.get('/api/channel/987654')).body).toEqual({ success: false, message: 'record not found' });
   });
 
   it('creates one channel per key line, each with its own abilities', async () => {
@@ -294,7 +297,8 @@ describeEachDialect('channels', (dialect) => {
     expect((await root.put('/api/channel/tag', { tag: 'te-renamed', new_tag: '' })).body.success).toBe(true);
     for (const id of ids) {
       expect((await channelRow(id))!.tag ?? '').toBe('');
-      expect((await abilitiesOf(id)).every((a) => a.tag === null)).toBe(true);
+      // Absent priority and weight are left alone, never reset to a default.
+      expect((await abilitiesOf(id)).every((a) => a.tag === null && a.priority === 8 && a.weight === 6)).toBe(true);
     }
     expect((await root.put('/api/channel/tag', { tag: 'te-renamed', priority: 1 })).body).toEqual({ success: false, message: 'record not found' });
     await expectIndexInStep();

@@ -4,7 +4,9 @@
  * server-side calls to the upstream.
  */
 import { sql, type ExpressionBuilder, type Expression, type Insertable, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import type { PageRequest } from '../../../shared/api/envelope';
 import type { DialectName } from '../../db/connect';
+import { containsPattern, likeMatchIgnoringCase, pageRows } from '../../db/query-helpers';
 import type { ChannelsTable, Database } from '../../db/tables';
 import type { ChannelColumns } from './channel.input';
 
@@ -30,22 +32,13 @@ export interface ChannelFilter {
 /** `priority`: priority desc then id desc (the reference's default); `id`: id desc. */
 export type ChannelOrder = 'priority' | 'id';
 
-/** Escapes LIKE wildcards with `!`, an escape character that needs no quoting on any database. */
-export function likeContains(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
-}
-
-function lowerLike(column: string, text: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${likeContains(text)} escape '!'`;
-}
-
 /** The filter as one condition (`1 = 1` when it filters nothing). */
 function matches(eb: ExpressionBuilder<Database, 'channels'>, filter: ChannelFilter): Expression<SqlBool> {
   const parts: Expression<SqlBool>[] = [];
   const keyword = filter.keyword?.trim();
   if (keyword) {
     const asId = /^\d{1,9}$/.test(keyword) ? Number(keyword) : undefined;
-    const byName = lowerLike('channels.name', keyword);
+    const byName = likeMatchIgnoringCase('channels.name', containsPattern(keyword));
     parts.push(asId === undefined ? byName : eb.or([eb('channels.id', '=', asId), byName]));
   }
   const group = filter.group?.trim();
@@ -55,7 +48,7 @@ function matches(eb: ExpressionBuilder<Database, 'channels'>, filter: ChannelFil
   }
   const model = filter.model?.trim();
   if (model) {
-    parts.push(eb('channels.id', 'in', eb.selectFrom('abilities').select('abilities.channel_id').where(lowerLike('abilities.model', model))));
+    parts.push(eb('channels.id', 'in', eb.selectFrom('abilities').select('abilities.channel_id').where(likeMatchIgnoringCase('abilities.model', containsPattern(model)))));
   }
   if (parts.length === 0) return sql<SqlBool>`1 = 1`;
   return parts.length === 1 ? parts[0]! : eb.and(parts);
@@ -76,17 +69,9 @@ function selectChannels(db: Executor, filter: ChannelFilter, order: ChannelOrder
   return query.orderBy('channels.id', 'desc');
 }
 
-export async function listChannelRows(db: Executor, filter: ChannelFilter, order: ChannelOrder, offset: number, limit: number): Promise<PublicChannelRow[]> {
-  return selectChannels(db, filter, order).limit(limit).offset(offset).execute();
-}
-
-export async function countChannelRows(db: Executor, filter: ChannelFilter): Promise<number> {
-  const row = await db
-    .selectFrom('channels')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((eb) => matches(eb, filter))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** One page of the plain list and the count of every match. */
+export async function pageChannelRows(db: Executor, filter: ChannelFilter, order: ChannelOrder, page: PageRequest): Promise<{ rows: PublicChannelRow[]; total: number }> {
+  return pageRows(selectChannels(db, filter, order), page);
 }
 
 /** One row of the tag-mode list: a tag (aggregate) or an untagged channel. */

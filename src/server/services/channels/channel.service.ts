@@ -8,6 +8,7 @@ import type { AppContext } from '../../context';
 import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { parsePageRequest, type Page } from '../../../shared/api/envelope';
+import { toPage } from '../../db/query-helpers';
 import { CHANNEL_STATUS } from '../../../shared/channel-types';
 import { deleteAbilities, rebuildAllAbilities, syncAbilities } from './abilities.sync';
 import { channelEvents } from './channel.events';
@@ -16,14 +17,13 @@ import {
   channelsByIds,
   channelStatusInfo,
   channelsWithTags,
-  countChannelRows,
   countTagModeEntries,
   deleteChannelRows,
   enabledModelNames,
   findChannel,
   findChannelSecret,
   insertChannel,
-  listChannelRows,
+  pageChannelRows,
   listTagModeEntries,
   lockChannels,
   lockChannelsWithStatus,
@@ -33,7 +33,7 @@ import {
   type ChannelOrder,
   type Executor,
 } from './channel.repository';
-import { channelSchemas } from './channel.schema';
+import { channelSchemas, type FetchModelsBody, type TagEditBody } from './channel.schema';
 import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } from './channel.serializer';
 import { fetchUpstreamModels } from './upstream-models.fetcher';
 
@@ -90,14 +90,14 @@ export type ChannelListItem = PublicChannel | TagAggregate;
 
 /** The list and the search: one paged shape, plain or in tag mode (see channel.serializer). */
 export async function listChannels(ctx: AppContext, query: ListQuery, filter: ChannelFilter = {}): Promise<Page<ChannelListItem>> {
-  const { page, pageSize, offset } = parsePageRequest(query);
+  const request = parsePageRequest(query);
+  const { page, pageSize, offset } = request;
   const order: ChannelOrder = flag(query.id_sort) ? 'id' : 'priority';
   if (flag(query.tag_mode)) {
     const [items, total] = await Promise.all([tagModeItems(ctx.db, filter, order, offset, pageSize), countTagModeEntries(ctx.db, filter)]);
     return { items, total, page, page_size: pageSize };
   }
-  const [rows, total] = await Promise.all([listChannelRows(ctx.db, filter, order, offset, pageSize), countChannelRows(ctx.db, filter)]);
-  return { items: rows.map(publicChannel), total, page, page_size: pageSize };
+  return toPage(request, await pageChannelRows(ctx.db, filter, order, request), publicChannel);
 }
 
 async function tagModeItems(db: Executor, filter: ChannelFilter, order: ChannelOrder, offset: number, limit: number): Promise<ChannelListItem[]> {
@@ -281,22 +281,12 @@ export async function enabledModels(ctx: AppContext): Promise<string[]> {
   return enabledModelNames(ctx.db);
 }
 
-export interface TagEdit {
-  tag?: string | null;
-  new_tag?: string | null;
-  model_mapping?: string | null;
-  models?: string | string[];
-  groups?: string | string[];
-  priority?: number | null;
-  weight?: number | null;
-}
-
 function given(list: string | string[] | undefined): boolean {
   return typeof list === 'string' ? list.trim() !== '' : Array.isArray(list) && list.length > 0;
 }
 
 /** The columns a tag edit writes: only what it names (an empty new tag dissolves the tag). */
-function tagEditColumns(edit: TagEdit, tag: string, mappingMessage: string): ChannelColumns {
+function tagEditColumns(edit: TagEditBody, tag: string, mappingMessage: string): ChannelColumns {
   const columns: ChannelColumns = {};
   if (edit.new_tag !== undefined && edit.new_tag !== null && edit.new_tag.trim() !== tag) columns.tag = edit.new_tag.trim() || null;
   if ((edit.model_mapping ?? '').trim() !== '') columns.model_mapping = jsonText(edit.model_mapping, mappingMessage);
@@ -308,7 +298,7 @@ function tagEditColumns(edit: TagEdit, tag: string, mappingMessage: string): Cha
 }
 
 /** Tag edit: applies the named changes to every channel of the tag; answers how many. */
-export async function editTag(ctx: AppContext, edit: TagEdit): Promise<number> {
+export async function editTag(ctx: AppContext, edit: TagEditBody): Promise<number> {
   const tag = (edit.tag ?? '').trim();
   if (!tag) throw new AppError(MSG_CHANNEL_ADMIN.tagEmpty);
   const mapping = channelSchemas(ctx.config.schemasDir).jsonFields.find((f) => f.field === 'model_mapping')!;
@@ -344,12 +334,6 @@ export async function fetchChannelModels(ctx: AppContext, id: number): Promise<s
   const channel = await findChannelSecret(ctx.db, id);
   if (!channel) throw new AppError(MSG.notFound);
   return fetchUpstreamModels({ type: channel.type, baseUrl: channel.base_url, key: channel.key });
-}
-
-export interface FetchModelsBody {
-  base_url?: string | null;
-  type?: number;
-  key?: string | null;
 }
 
 /** The upstream model list for a channel being created: first line of the given key. */

@@ -1,0 +1,37 @@
+/**
+ * Automatic status changes of a channel (gateway reference §7.3, §7.5, §7.6): disabled
+ * (status 3, with the reason) after a qualifying failure, a slow test or an empty balance;
+ * enabled again after a passing test. Only real transitions happen and are announced to
+ * root: an enabled channel can be disabled, only an automatically disabled one (3) can be
+ * enabled — a channel an administrator disabled (2) stays as it is.
+ *
+ * Every change goes through `setChannelStatus`, so abilities and every node's relay index
+ * follow at once.
+ */
+import type { AppContext } from '../../context';
+import { CHANNEL_STATUS } from '../../../shared/channel-types';
+import { channelDisabledNotice, channelEnabledNotice, notifyRoot, type ChannelRef } from '../notifications/channel-notices';
+import type { NoticeLogger } from '../notifications/notice';
+import { channelStatusInfo } from './channel.repository';
+import { setChannelStatus } from './channel.service';
+
+async function currentStatus(ctx: AppContext, id: number): Promise<number | undefined> {
+  const [row] = await channelStatusInfo(ctx.db, [id]);
+  return row?.status;
+}
+
+/** Disables an enabled channel with `reason`; answers whether it was enabled (and is now disabled). */
+export async function autoDisableChannel(ctx: AppContext, channel: ChannelRef, reason: string, log: NoticeLogger): Promise<boolean> {
+  if ((await currentStatus(ctx, channel.id)) !== CHANNEL_STATUS.enabled) return false;
+  await setChannelStatus(ctx, [channel.id], CHANNEL_STATUS.autoDisabled, reason);
+  void notifyRoot(ctx, channelDisabledNotice(channel, reason), log);
+  return true;
+}
+
+/** Enables an automatically disabled channel; answers whether it did. */
+export async function autoEnableChannel(ctx: AppContext, channel: ChannelRef, log: NoticeLogger): Promise<boolean> {
+  if ((await currentStatus(ctx, channel.id)) !== CHANNEL_STATUS.autoDisabled) return false;
+  await setChannelStatus(ctx, [channel.id], CHANNEL_STATUS.enabled);
+  void notifyRoot(ctx, channelEnabledNotice(channel), log);
+  return true;
+}
