@@ -20,6 +20,8 @@ import { MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/r
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 import { createCodeStore } from './services/accounts/code-store';
+import { startRelay } from './relay/runtime';
+import { registerRelay } from './relay/routes';
 
 export interface App {
   server: FastifyInstance;
@@ -125,6 +127,10 @@ export async function buildApp(config: Config): Promise<App> {
     { prefix: '/api' },
   );
 
+  // The gateway: recovers this node's unsettled reservations before any request is taken.
+  const relay = await startRelay(ctx, server.log);
+  await registerRelay(server, relay);
+
   await registerConsole(server, ctx);
 
   let closed = false;
@@ -135,6 +141,8 @@ export async function buildApp(config: Config): Promise<App> {
       if (closed) return;
       closed = true;
       await server.close();
+      // After the last request: the relay's queued settlements are written.
+      await relay.stop().catch((err: unknown) => server.log.error({ err }, 'writing relay settlements failed'));
       // After the last request: what the dashboard collected is written before the database closes.
       await ctx.quotaData.stop().catch((err: unknown) => server.log.error({ err }, 'writing dashboard data failed'));
       await ctx.options.stop();

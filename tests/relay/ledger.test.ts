@@ -71,13 +71,14 @@ describeEachDialect('relay ledger', (dialect) => {
     if (!a.ok || !b.ok || !c.ok) return;
     const base = { userId: user.id, tokenId: token.id, tokenLimited: true, channelId, countUsage: true, log: consumeLog(user.id, token.id, channelId) };
     // a costs less (refund 300), b costs 700 more than reserved, c fails (refund 100).
-    const charges = await Promise.all([
+    const results = await Promise.all([
       ledger.settle({ ...base, reservationId: a.id, reserved: 400, quota: 100 }),
       ledger.settle({ ...base, reservationId: b.id, reserved: 400, quota: 1100 }),
       ledger.settle({ ...base, reservationId: c.id, reserved: 100, quota: 0, countUsage: false, log: undefined }),
     ]);
     // 100 left after reserving; +300 +100 refunds = 500 available for b's extra 700 → 500.
-    expect(charges).toEqual([100, 900, 0]);
+    expect(results.map((r) => r.charged)).toEqual([100, 900, 0]);
+    expect(results[0]!.userQuotaAfter).toBe(0);
     const after = await balances(s, user.id, token.id);
     expect(after.quota).toBe(0);
     expect(after.logSum).toBe(1000);
@@ -111,7 +112,7 @@ describeEachDialect('relay ledger', (dialect) => {
     expect((await balances(s, user.id, token.id)).quota).toBe(1000);
     const system = await s.app.ctx.db.selectFrom('logs').select('content').where('user_id', '=', user.id).where('type', '=', 4).execute();
     expect(system.map((l) => l.content).join()).toContain('退还 1 个未结算请求的预扣额度');
-    const charged = await dead.settle({
+    const { charged } = await dead.settle({
       reservationId: r.id,
       userId: user.id,
       tokenId: token.id,

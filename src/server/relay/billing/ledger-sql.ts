@@ -30,6 +30,12 @@ export interface ReserveItem {
 
 export type ReserveOutcome = { ok: true } | { ok: false; reason: 'user'; quota: number } | { ok: false; reason: 'token'; remain: number };
 
+/** What a settlement did: the amount charged and the user's balance once the batch was applied. */
+export interface SettleResult {
+  charged: number;
+  userQuotaAfter: number;
+}
+
 export interface SettleItem {
   reservationId: string;
   userId: number;
@@ -185,9 +191,10 @@ export class LedgerStatements {
    * Applies final charges: `charge − reserved` to user and token (the reservation's journal
    * row is removed; a row that is already gone — refunded by a recovery — means the whole
    * charge is new), used_quota/request_count to user, token and channel, and the consume
-   * logs. Answers what was charged per item.
+   * logs. Answers what was charged per item, and the user's balance after the batch (for the
+   * quota warning, read here once per user instead of once per request).
    */
-  async settle(trx: Trx, items: readonly SettleItem[], now: number): Promise<number[]> {
+  async settle(trx: Trx, items: readonly SettleItem[], now: number): Promise<SettleResult[]> {
     const open = await this.#lockJournal(trx, items.map((i) => i.reservationId));
     const delta = items.map((i) => i.quota - (open.has(i.reservationId) ? i.reserved : 0));
     const extra = [...delta];
@@ -253,7 +260,11 @@ export class LedgerStatements {
     const logs = items.flatMap((item, n) => (item.log ? [{ ...item.log, quota: charged[n]! }] : []));
     for (const chunk of chunks(logs)) await trx.insertInto('logs').values(chunk).execute();
     for (const ids of chunks([...open])) await trx.deleteFrom('quota_reservations').where('id', 'in', ids).execute();
-    return charged;
+    const after = new Map<number, number>();
+    for (const userIds of chunks([...new Set(items.map((i) => i.userId))])) {
+      for (const row of await trx.selectFrom('users').select(['id', 'quota']).where('id', 'in', userIds).execute()) after.set(row.id, Number(row.quota));
+    }
+    return charged.map((c, n) => ({ charged: c, userQuotaAfter: after.get(items[n]!.userId) ?? 0 }));
   }
 
   #refunds(group: readonly SettleItem[], delta: number[], index: Map<SettleItem, number>): number {

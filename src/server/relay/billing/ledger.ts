@@ -17,9 +17,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
-import { LedgerStatements, type ReserveItem, type ReserveOutcome, type SettleItem } from './ledger-sql';
+import { LedgerStatements, type ReserveItem, type ReserveOutcome, type SettleItem, type SettleResult } from './ledger-sql';
 
-export type { ReserveOutcome, SettleItem } from './ledger-sql';
+export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
 
 /** Settlements wait at most this long for a batch (plus one write): the crash-loss window. */
 export const SETTLE_DELAY_MS = 50;
@@ -48,7 +48,7 @@ interface PendingSettle {
   item: SettleItem;
   tries: number;
   notBefore: number;
-  resolve(charged: number): void;
+  resolve(result: SettleResult): void;
 }
 
 function isRetryable(err: unknown): boolean {
@@ -99,9 +99,9 @@ export class Ledger {
     }).then((outcome) => (outcome.ok ? { ok: true as const, id } : outcome));
   }
 
-  /** Queues a final charge (or refund); resolves with the amount charged once committed. */
-  settle(item: SettleItem): Promise<number> {
-    return new Promise<number>((resolve) => {
+  /** Queues a final charge (or refund); resolves with what was charged once committed. */
+  settle(item: SettleItem): Promise<SettleResult> {
+    return new Promise<SettleResult>((resolve) => {
       this.#settles.push({ item, tries: 0, notBefore: 0, resolve });
       if (this.#settles.length >= MAX_BATCH) this.#settleDue = true;
       this.#armTimer();
@@ -212,7 +212,7 @@ export class Ledger {
     if (s.tries >= MAX_SETTLE_TRIES) {
       // Its reservation stays open and is refunded at the next start: the ledger still adds up.
       this.onError(`settlement of reservation ${s.item.reservationId} given up`, err);
-      s.resolve(0);
+      s.resolve({ charged: 0, userQuotaAfter: 0 });
       return;
     }
     s.notBefore = Date.now() + Math.min(MAX_BACKOFF_MS, 100 * 2 ** s.tries);

@@ -24,7 +24,17 @@ export interface RecoveryResult {
   quota: number;
 }
 
-export async function recoverReservations(ctx: AppContext, node: string, instance: string, now = Math.floor(Date.now() / 1000)): Promise<RecoveryResult> {
+/**
+ * `node`/`instance`: this process. With `staleOnly` (the periodic sweep) only day-old rows are
+ * refunded: two processes that share a node name must not refund each other's live requests
+ * every hour (at start-up it is harmless, see above, and it is what recovers a crash).
+ */
+export async function recoverReservations(
+  ctx: AppContext,
+  node: string,
+  instance: string,
+  { staleOnly = false, now = Math.floor(Date.now() / 1000) }: { staleOnly?: boolean; now?: number } = {},
+): Promise<RecoveryResult> {
   const total: RecoveryResult = { reservations: 0, quota: 0 };
   const display = quotaDisplay(ctx);
   for (;;) {
@@ -32,7 +42,10 @@ export async function recoverReservations(ctx: AppContext, node: string, instanc
       let query = trx
         .selectFrom('quota_reservations')
         .select(['id', 'user_id', 'token_id', 'amount'])
-        .where((eb) => eb.or([eb.and([eb('node', '=', node), eb('instance', '!=', instance)]), eb('created_at', '<', now - STALE_RESERVATION_SECONDS)]))
+        .where((eb) => {
+          const stale = eb('created_at', '<', now - STALE_RESERVATION_SECONDS);
+          return staleOnly ? stale : eb.or([eb.and([eb('node', '=', node), eb('instance', '!=', instance)]), stale]);
+        })
         .orderBy('id')
         .limit(BATCH);
       if (ctx.dialect !== 'sqlite') query = query.forUpdate();

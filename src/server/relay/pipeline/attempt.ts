@@ -1,0 +1,230 @@
+/**
+ * One upstream attempt on one channel: model mapping, the provider's request, the call
+ * through the origin's connection pool, and the answer — streamed, passed through as bytes
+ * (speech) or read whole and converted. Throws a RelayError while nothing was sent to the
+ * client (the retry loop decides); answers the outcome once the client got an answer.
+ */
+import type { FastifyReply } from 'fastify';
+import { channelFamily } from '../../../shared/channel-types';
+import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
+import { providerForChannelType } from '../providers';
+import { ProviderRequestError, type ParsedResponse, type Provider, type RelayMode, type Target, type UpstreamRequest, type Usage } from '../providers/types';
+import { fromUpstream, refuse, RelayError, transportError } from '../errors';
+import type { RelayChannel } from '../channels/channel-index';
+import type { RelayRuntime } from '../runtime';
+import type { UpstreamResponse } from '../upstream/pools';
+import { audioPromptTokens } from '../billing/audio-duration';
+import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-price';
+import type { Delivered, RelayCall } from './call';
+import { relayStream } from './stream-relay';
+import { countText } from './token-count';
+import { headerValue, readLimited, retryAfterSeconds } from './upstream-body';
+
+const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech']);
+
+/** Claude upstreams bill with the reference's Claude formula (Ours, §6.4). */
+function isClaudeUpstream(channel: RelayChannel, upstreamModel: string): boolean {
+  const family = channelFamily(channel.type);
+  return family === 'claude' || family === 'aws' || (family === 'vertex' && upstreamModel.startsWith('claude'));
+}
+
+/** model_mapping, single hop, looked up by the requested model (§3.4). */
+export function mapModel(channel: RelayChannel, model: string): { upstreamModel: string; mapped: boolean } {
+  if (channel.modelMapping === null) throw refuse(500, 'unmarshal_model_mapping_failed', 'unmarshal_model_mapping_failed');
+  const to = channel.modelMapping?.[model];
+  return to ? { upstreamModel: to, mapped: true } : { upstreamModel: model, mapped: false };
+}
+
+/** The mode and body the provider gets: /v1/messages goes through OpenAI chat unless the provider speaks Claude. */
+function providerInput(provider: Provider, call: RelayCall): { mode: RelayMode; body: Record<string, unknown>; viaChat: boolean } {
+  if (call.mode !== 'messages' || provider.modes.has('messages')) return { mode: call.mode, body: call.body, viaChat: false };
+  return { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
+}
+
+function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, body: Record<string, unknown>, target: Target, call: RelayCall, channel: RelayChannel): UpstreamRequest {
+  let up: UpstreamRequest;
+  try {
+    up = provider.buildRequest(mode, body, target, call.stream);
+  } catch (err) {
+    if (err instanceof ProviderRequestError) throw refuse(err.status, err.message, err.code);
+    throw err;
+  }
+  const passThrough = rt.ctx.options.bool('global.pass_through_request_enabled') && call.rawBody && mode === call.mode && JSON_MODES.has(mode);
+  if (passThrough) return { ...up, body: call.rawBody };
+  if (channel.paramOverride && typeof up.body === 'string') {
+    try {
+      up = { ...up, body: JSON.stringify({ ...(JSON.parse(up.body) as Record<string, unknown>), ...channel.paramOverride }) };
+    } catch {
+      // not a JSON body: nothing to override
+    }
+  }
+  return up;
+}
+
+async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, controller: AbortController, channel: RelayChannel): Promise<UpstreamResponse> {
+  let response: UpstreamResponse;
+  try {
+    response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller.signal });
+  } catch (err) {
+    throw transportError(err instanceof Error ? err.message : String(err));
+  }
+  if (response.statusCode >= 200 && response.statusCode < 300) return response;
+  const text = await readLimited(response.body).catch(() => '');
+  throw mapStatus(channel, fromUpstream(provider.parseError(response.statusCode, text), retryAfterSeconds(response.headers)));
+}
+
+/** status_code_mapping (§3.4): applied to every upstream error before retry decisions and the reply. */
+export function mapStatus(channel: RelayChannel, error: RelayError): RelayError {
+  const to = channel.statusCodeMapping[String(error.status)];
+  const status = to !== undefined ? Number(to) : NaN;
+  return Number.isInteger(status) && status >= 100 && status < 600 ? error.withStatus(status) : error;
+}
+
+export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayChannel, reply: FastifyReply): Promise<Delivered> {
+  const provider = providerForChannelType(channel.type);
+  if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
+  const { upstreamModel, mapped } = mapModel(channel, call.model);
+  const target: Target = {
+    channelType: channel.type,
+    baseUrl: channel.baseUrl,
+    key: channel.key,
+    requestModel: call.model,
+    upstreamModel,
+    other: channel.other,
+    setting: channel.setting,
+    options: rt.providerOptions(),
+    clientQuery: call.clientQuery,
+    clientHeaders: call.clientHeaders,
+    ...(channel.organization ? { organization: channel.organization } : {}),
+  };
+  const input = providerInput(provider, call);
+  const up = buildRequest(rt, provider, input.mode, input.body, target, call, channel);
+  const sentModel = up.model ?? upstreamModel;
+  const controller = new AbortController();
+  const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
+  const overall = relayTimeout > 0 ? setTimeout(() => controller.abort(), relayTimeout * 1000) : undefined;
+  try {
+    const response = await send(rt, provider, up, controller, channel);
+    rt.health.succeeded(channel);
+    const outcome = {
+      channel,
+      upstreamModel: sentModel,
+      isModelMapped: mapped,
+      ...(up.reasoningEffort ? { reasoningEffort: up.reasoningEffort } : {}),
+      claudeUpstream: isClaudeUpstream(channel, sentModel),
+    };
+    const contentType = headerValue(response.headers, 'content-type') ?? '';
+    if (input.mode === 'speech') return await relayBinary(call, reply, response, controller, outcome);
+    const streaming = (call.stream || contentType.startsWith('text/event-stream')) && provider.createStream !== undefined && (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages');
+    if (streaming) {
+      const inner = provider.createStream!(input.mode, target, { includeUsage: input.viaChat ? false : call.includeUsage });
+      const converter = input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : inner;
+      return await relayStream({ call, reply, upstream: response, controller, converter, upstreamModel: sentModel, streamingTimeoutSeconds: rt.ctx.config.streamingTimeoutSeconds, outcome });
+    }
+    return await relayWhole(call, reply, response, provider, input, target, outcome, contentType);
+  } finally {
+    if (overall) clearTimeout(overall);
+  }
+}
+
+type OutcomeBase = Omit<Delivered, 'usage' | 'usageReported' | 'isStream' | 'firstResponseMs' | 'ending'>;
+
+/** A non-stream answer: read, converted by the provider, sent (the original bytes when unchanged). */
+async function relayWhole(
+  call: RelayCall,
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  provider: Provider,
+  input: { mode: RelayMode; viaChat: boolean },
+  target: Target,
+  outcome: OutcomeBase,
+  contentType: string,
+): Promise<Delivered> {
+  let text: string;
+  try {
+    text = await response.body.text();
+  } catch (err) {
+    throw transportError(err instanceof Error ? err.message : String(err));
+  }
+  const isJson = contentType.includes('json') || /^\s*[[{]/.test(text);
+  let json: unknown = text;
+  if (isJson) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw fromUpstream({ status: 500, message: 'invalid upstream response: not JSON', type: 'upstream_error', code: 'bad_response_body' });
+    }
+  }
+  let parsed: ParsedResponse;
+  try {
+    parsed = provider.parseResponse(input.mode, json, target);
+  } catch (err) {
+    if (err instanceof ProviderRequestError) throw refuse(err.status, err.message, err.code);
+    throw fromUpstream({ status: 500, message: err instanceof Error ? err.message : String(err), type: 'upstream_error', code: 'bad_response_body' });
+  }
+  if (parsed.error) throw fromUpstream(parsed.error);
+  let body: unknown = parsed.body;
+  if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
+  const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
+  const extra = usageExtras(call, json, parsed);
+  const { payload, type } = replyPayload(body, json, text, isJson, contentType);
+  await reply.code(200).header('content-type', type).send(payload);
+  return { ...outcome, ...extra, usage: extra.usage ?? usage, usageReported: parsed.usage !== undefined, isStream: false, firstResponseMs: 0, ending: 'complete' };
+}
+
+/**
+ * What goes back: the upstream's own bytes when the provider left the answer as it was (no
+ * re-serialisation), else the converted JSON; text answers (transcripts as text/srt/vtt) as text.
+ */
+function replyPayload(body: unknown, json: unknown, text: string, isJson: boolean, contentType: string): { payload: string; type: string } {
+  if (body === json) return { payload: text, type: isJson ? 'application/json' : contentType || 'text/plain; charset=utf-8' };
+  if (typeof body === 'string') return { payload: body, type: 'text/plain; charset=utf-8' };
+  return { payload: JSON.stringify(body), type: 'application/json' };
+}
+
+/** Usage counted here when the answer carries none: the local prompt count and the answer's text. */
+function localUsage(call: RelayCall, parsed: ParsedResponse, upstreamModel: string): Usage {
+  return { promptTokens: call.promptTokens(), completionTokens: parsed.text ? countText(parsed.text, upstreamModel) : 0 };
+}
+
+/** Modes billed by something else than tokens: images by size and count, audio by its length. */
+function usageExtras(call: RelayCall, json: unknown, parsed: ParsedResponse): { usage?: Usage; fixedQuota?: number; logExtra?: string } {
+  if (call.mode === 'images') {
+    const image = imageRequestOf(call.model, call.body);
+    return { fixedQuota: imageQuota(image, call.price), logExtra: imageLogExtra(image) };
+  }
+  if (call.mode === 'transcriptions' || call.mode === 'translations') {
+    if (parsed.usage) return {};
+    const reported = json && typeof json === 'object' ? (json as { duration?: unknown }).duration : undefined;
+    const seconds = typeof reported === 'number' ? reported : (call.audioSeconds ?? 0);
+    return { usage: { promptTokens: audioPromptTokens(seconds), completionTokens: 0 } };
+  }
+  return {};
+}
+
+/** Speech: the audio goes back to the client as it arrives; billed by the input (characters for tts*). */
+async function relayBinary(call: RelayCall, reply: FastifyReply, response: UpstreamResponse, controller: AbortController, outcome: OutcomeBase): Promise<Delivered> {
+  const raw = reply.raw;
+  reply.hijack();
+  raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': headerValue(response.headers, 'content-type') ?? 'application/octet-stream' });
+  const onClose = () => {
+    if (!raw.writableFinished) controller.abort();
+  };
+  raw.on('close', onClose);
+  let ending: Delivered['ending'] = 'complete';
+  try {
+    for await (const chunk of response.body) {
+      if (raw.destroyed) break;
+      if (!raw.write(chunk as Buffer)) await new Promise<void>((resolve) => {
+        raw.once('drain', resolve);
+        raw.once('close', resolve);
+      });
+    }
+  } catch {
+    ending = raw.destroyed ? 'client_gone' : 'upstream_broken';
+  } finally {
+    raw.off('close', onClose);
+    if (!raw.destroyed) raw.end();
+  }
+  return { ...outcome, usage: { promptTokens: call.promptTokens(), completionTokens: 0 }, usageReported: false, isStream: false, firstResponseMs: 0, ending };
+}

@@ -1,0 +1,78 @@
+/**
+ * One relay request as the pipeline carries it from step to step: who calls (token or
+ * playground session), what they asked for, its price, and what each attempt produced.
+ */
+import type { RelayChannel } from '../channels/channel-index';
+import type { PriceInfo } from '../billing/price';
+import type { RelayMode, Usage } from '../providers/types';
+import type { EndpointSpec } from './endpoints';
+
+export interface Caller {
+  userId: number;
+  username: string;
+  /** The user's own group. */
+  userGroup: string;
+  role: number;
+  acceptUnset: boolean;
+  userSetting: Record<string, unknown>;
+  /** 0 for the playground. */
+  tokenId: number;
+  /** `playground-<group>` for the playground. */
+  tokenName: string;
+  /** The token has a quota of its own that reservations must respect. */
+  tokenLimited: boolean;
+  /** The group the request is routed and billed in. */
+  group: string;
+  /** An admin's `sk-KEY-CHANNELID`. */
+  forced: RelayChannel | undefined;
+}
+
+export interface RelayCall {
+  requestId: string;
+  /** Date.now() when the request arrived. */
+  startedAt: number;
+  spec: EndpointSpec;
+  mode: RelayMode;
+  body: Record<string, unknown>;
+  /** The request body as received (pass-through mode). */
+  rawBody: Buffer | undefined;
+  /** The model asked for: routing, pricing and the log use it. */
+  model: string;
+  stream: boolean;
+  /** The client asked `stream_options.include_usage`. */
+  includeUsage: boolean;
+  maxTokens: number;
+  caller: Caller;
+  price: PriceInfo;
+  /** Local prompt count, computed on first use only (most answers bring their own usage). */
+  promptTokens(): number;
+  clientHeaders: Record<string, string>;
+  clientQuery: Record<string, string>;
+  /** Channel ids tried, in order. */
+  tried: number[];
+  /** Length of the uploaded audio (transcription and translation). */
+  audioSeconds?: number;
+}
+
+/** How an attempt that reached the client ended. */
+export type Ending = 'complete' | 'client_gone' | 'upstream_broken' | 'timeout';
+
+export interface Delivered {
+  channel: RelayChannel;
+  usage: Usage;
+  /** Upstream reported usage itself (else it was counted locally). */
+  usageReported: boolean;
+  isStream: boolean;
+  /** Milliseconds to the first streamed event (0 for non-stream answers). */
+  firstResponseMs: number;
+  upstreamModel: string;
+  isModelMapped: boolean;
+  reasoningEffort?: string;
+  ending: Ending;
+  /** Extra text for the log content (image size and quality …). */
+  logExtra?: string;
+  /** A fixed quota (images) instead of the usage formula. */
+  fixedQuota?: number;
+  /** The upstream is Claude: the reference's Claude formula (truncating). */
+  claudeUpstream: boolean;
+}

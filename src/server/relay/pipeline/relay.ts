@@ -1,0 +1,176 @@
+/**
+ * One relay request from start to end:
+ *
+ *   token (memory) → model rate limit → IP allow-list → body → checks → distributor (memory)
+ *   → sensitive words → price (memory) → reservation (the only database write before the
+ *   call, group-committed) → attempts across priority tiers → settlement (queued, not awaited)
+ *
+ * The reservation is given back exactly once when no answer was delivered; an answer that
+ * was delivered, even in part, is billed for what was delivered.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formatQuota } from '../../../shared/quota';
+import { quotaDisplay } from '../../services/users/user.service';
+import { estimateQuota } from '../billing/formula';
+import { imageQuota, imageRequestOf } from '../billing/image-price';
+import { priceFor } from '../billing/price';
+import { refuse, RelayError } from '../errors';
+import type { RelayChannel } from '../channels/channel-index';
+import type { RelayRuntime } from '../runtime';
+import { attempt } from './attempt';
+import { parseJsonBody, parseMultipartBody, type ParsedBody } from './body';
+import type { Caller, Delivered, RelayCall } from './call';
+import { checkClientIp, distribute, noChannelMessage } from './distribute';
+import { maxTokensOf, requestedModel, type EndpointSpec } from './endpoints';
+import { checkModelRateLimit, checkSensitiveWords } from './hooks';
+import { finalError, shouldRetry } from './retry';
+import { refund, settleDelivered, type Reservation } from './settle';
+import { authenticateToken } from './token-auth';
+import { promptTokensFor } from './token-count';
+import { requestIdOf } from './request-context';
+
+function firstHeader(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Client headers a provider may honour; nothing else (and never the client's credentials) goes on. */
+function clientHeaders(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['anthropic-version', 'anthropic-beta']) {
+    const v = firstHeader(request, name);
+    if (v) out[name] = v;
+  }
+  return out;
+}
+
+function clientQuery(request: FastifyRequest): Record<string, string> {
+  const q = request.query as Record<string, unknown> | undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q ?? {})) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+export async function readRelayBody(spec: EndpointSpec, request: FastifyRequest): Promise<ParsedBody> {
+  return spec.multipart ? parseMultipartBody(request) : parseJsonBody(request);
+}
+
+/** `/v1/...` with an sk- token. */
+export async function relayWithToken(rt: RelayRuntime, spec: EndpointSpec, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const { ctx } = rt;
+  const auth = await authenticateToken(ctx, rt.auth, request, spec.clientFormat === 'claude');
+  const ticket = await checkModelRateLimit(ctx, auth.user.id);
+  try {
+    checkClientIp(auth, request.ip);
+    const parsed = await readRelayBody(spec, request);
+    spec.validate(parsed.body);
+    const model = requestedModel(spec, parsed.body);
+    const { group, forced } = distribute(ctx, rt.channels, auth, model);
+    const caller: Caller = {
+      userId: auth.user.id,
+      username: auth.user.username,
+      userGroup: auth.user.group,
+      role: auth.user.role,
+      acceptUnset: auth.user.acceptUnsetRatio,
+      userSetting: auth.user.setting,
+      tokenId: auth.token.id,
+      tokenName: auth.token.name,
+      tokenLimited: !auth.token.unlimited,
+      group,
+      forced,
+    };
+    await runCall(rt, spec, request, reply, caller, parsed, model);
+    ticket.finish(reply.statusCode);
+  } catch (err) {
+    ticket.finish(err instanceof RelayError ? err.status : 500);
+    throw err;
+  }
+}
+
+/** Everything after the caller is known (shared with the playground). */
+export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: FastifyRequest, reply: FastifyReply, caller: Caller, parsed: ParsedBody, model: string): Promise<void> {
+  const { ctx } = rt;
+  checkSensitiveWords(ctx, spec.mode, parsed.body, rt.log);
+  const price = priceFor(ctx.options, { model, group: caller.group, userId: caller.userId, acceptUnset: caller.acceptUnset });
+  const body = parsed.body;
+  const stream = body.stream === true;
+  let prompt: number | undefined;
+  const call: RelayCall = {
+    requestId: requestIdOf(request),
+    startedAt: Date.now(),
+    spec,
+    mode: spec.mode,
+    body,
+    rawBody: parsed.raw,
+    model,
+    stream,
+    includeUsage: stream && (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true,
+    maxTokens: maxTokensOf(body),
+    caller,
+    price,
+    promptTokens: () => (prompt ??= promptTokensFor(spec.mode, body, model, stream)),
+    clientHeaders: clientHeaders(request),
+    clientQuery: clientQuery(request),
+    tried: [],
+    ...(parsed.audioSeconds !== undefined ? { audioSeconds: parsed.audioSeconds } : {}),
+  };
+  const reservation = await reserve(rt, call);
+  let delivered: Delivered;
+  try {
+    delivered = await runAttempts(rt, call, reply);
+  } catch (err) {
+    refund(rt, call, reservation);
+    throw err;
+  }
+  if (call.tried.length > 1) rt.log.info(`重试：${call.tried.join('->')} (request id: ${call.requestId})`);
+  settleDelivered(rt, call, reservation, delivered);
+}
+
+function estimateOf(rt: RelayRuntime, call: RelayCall): number {
+  const preConsumed = rt.ctx.options.number('PreConsumedQuota');
+  if (call.mode === 'images') return imageQuota(imageRequestOf(call.model, call.body), call.price);
+  if (call.mode === 'speech' || call.mode === 'transcriptions' || call.mode === 'translations') return estimateQuota(call.price, 0, 0, preConsumed);
+  return estimateQuota(call.price, call.maxTokens > 0 ? call.promptTokens() : 0, call.maxTokens, preConsumed);
+}
+
+/** The estimate taken before the call (§6.5), refused in the reference's words. */
+async function reserve(rt: RelayRuntime, call: RelayCall): Promise<Reservation> {
+  const amount = estimateOf(rt, call);
+  let result;
+  try {
+    result = await rt.ledger.reserve({ userId: call.caller.userId, tokenId: call.caller.tokenId, tokenLimited: call.caller.tokenLimited, amount });
+  } catch (err) {
+    rt.log.error(`reservation failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw refuse(500, '数据库错误，请稍后重试', 'pre_consume_failed');
+  }
+  if (result.ok) {
+    rt.auth.adjustRemain(call.caller.tokenId, -amount);
+    return { id: result.id, amount };
+  }
+  const display = quotaDisplay(rt.ctx);
+  const q = (n: number) => formatQuota(n, display);
+  if (result.reason === 'token') {
+    throw refuse(403, `token quota is not enough, token remain quota: ${q(result.remain)}, need quota: ${q(amount)}`, 'pre_consume_token_quota_failed');
+  }
+  if (result.quota <= 0) throw refuse(403, 'user quota is not enough', 'insufficient_user_quota');
+  const what = call.mode === 'images' ? 'image' : 'chat';
+  throw refuse(403, `${what} pre-consumed quota failed, user quota: ${q(result.quota)}, need quota: ${q(amount)}`, 'insufficient_user_quota');
+}
+
+/** Attempts across priority tiers until one answers or the retry rules stop (§7.2). */
+async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: FastifyReply): Promise<Delivered> {
+  const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
+  const forced = call.caller.forced;
+  for (let n = 0; ; n++) {
+    const channel: RelayChannel | undefined = n === 0 && forced ? forced : rt.channels.pick(call.caller.group, call.model, n, new Set(call.tried));
+    if (!channel) throw refuse(503, noChannelMessage(call.caller.group, call.model), 'model_not_found');
+    call.tried.push(channel.id);
+    try {
+      return await attempt(rt, call, channel, reply);
+    } catch (err) {
+      if (!(err instanceof RelayError)) throw err;
+      if (!err.local) rt.health.failed(channel, err);
+      if (!shouldRetry(err, { attempts: n + 1, retryTimes, forcedChannel: forced !== undefined, channelType: channel.type })) throw finalError(err);
+    }
+  }
+}

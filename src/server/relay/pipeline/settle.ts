@@ -1,0 +1,136 @@
+/**
+ * Turns what a request delivered into its settlement (gateway reference §6.4–6.6, §10.2):
+ * the quota by the reference's formula, the consume log with the `other` JSON of the seeds,
+ * and the ledger item that applies `charge − reserved` once. A failed request settles as a
+ * refund (charge 0, no log). The ledger commits in the background; the dashboard and the
+ * post-settlement hook run after the commit with what was really charged.
+ */
+import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
+import { pricingName } from '../../services/pricing/ratios';
+import { usageQuota } from '../billing/formula';
+import type { SettleItem } from '../billing/ledger-sql';
+import type { RelayRuntime } from '../runtime';
+import type { Delivered, RelayCall } from './call';
+import { afterSettlement } from './hooks';
+
+export interface Reservation {
+  id: string;
+  amount: number;
+}
+
+function ratio(value: number): string {
+  return value.toFixed(2);
+}
+
+const ENDING_NOTE: Record<Delivered['ending'], string> = {
+  complete: '',
+  client_gone: '客户端中途断开，按已送达内容计费',
+  upstream_broken: '上游中途断开，按已送达内容计费',
+  timeout: '上游流式响应超时，按已送达内容计费',
+};
+
+interface Charge {
+  quota: number;
+  countUsage: boolean;
+  content: string;
+}
+
+function chargeOf(call: RelayCall, out: Delivered): Charge {
+  const price = call.price;
+  const parts = [price.usePrice ? `模型价格 ${ratio(price.modelPrice)}，分组倍率 ${ratio(price.groupRatio)}` : `模型倍率 ${ratio(price.modelRatio)}，补全倍率 ${ratio(price.completionRatio)}，分组倍率 ${ratio(price.groupRatio)}`];
+  if (pricingName(call.model) !== call.model) parts[0] += `，模型 ${call.model}`;
+  if (out.logExtra) parts.push(out.logExtra);
+  if (ENDING_NOTE[out.ending]) parts.push(ENDING_NOTE[out.ending]);
+  if (out.fixedQuota !== undefined) return { quota: out.fixedQuota, countUsage: true, content: parts.join(', ') };
+  const tokens = out.usage.promptTokens + out.usage.completionTokens;
+  if (tokens === 0) {
+    // Nothing came back: nothing is charged and the counters stay (§6.4 zero usage).
+    parts[0] += out.claudeUpstream || call.mode === 'messages' ? '（可能是上游出错）' : '（可能是上游超时）';
+    return { quota: 0, countUsage: false, content: parts.join(', ') };
+  }
+  const rounding = out.claudeUpstream || call.mode === 'messages' ? 'truncate' : 'round';
+  return { quota: usageQuota(out.usage, price, rounding), countUsage: true, content: parts.join(', ') };
+}
+
+function otherOf(call: RelayCall, out: Delivered): Record<string, unknown> {
+  const p = call.price;
+  const u = out.usage;
+  const other: Record<string, unknown> = {
+    model_ratio: p.modelRatio,
+    group_ratio: p.groupRatio,
+    completion_ratio: p.completionRatio,
+    cache_tokens: u.cachedTokens ?? 0,
+    cache_ratio: p.cacheRatio,
+    model_price: p.usePrice ? p.modelPrice : -1,
+    frt: out.firstResponseMs,
+  };
+  if (out.reasoningEffort) other.reasoning_effort = out.reasoningEffort;
+  if (out.isModelMapped) {
+    other.is_model_mapped = true;
+    other.upstream_model_name = out.upstreamModel;
+  }
+  if (out.claudeUpstream || call.mode === 'messages') {
+    other.claude = true;
+    other.cache_creation_tokens = u.cacheCreationTokens ?? 0;
+    other.cache_creation_ratio = p.cacheCreationRatio;
+  }
+  if (p.audioRatio !== undefined && (u.audioPromptTokens || u.audioCompletionTokens)) {
+    other.audio = true;
+    other.audio_input = u.audioPromptTokens ?? 0;
+    other.audio_output = u.audioCompletionTokens ?? 0;
+    other.text_input = u.promptTokens - (u.audioPromptTokens ?? 0);
+    other.text_output = u.completionTokens - (u.audioCompletionTokens ?? 0);
+    other.audio_ratio = p.audioRatio;
+    other.audio_completion_ratio = p.audioCompletionRatio;
+  }
+  other.admin_info = { use_channel: call.tried.map(String) };
+  return other;
+}
+
+function base(call: RelayCall, reservation: Reservation, channelId: number): Omit<SettleItem, 'quota' | 'countUsage'> {
+  return {
+    reservationId: reservation.id,
+    userId: call.caller.userId,
+    tokenId: call.caller.tokenId,
+    tokenLimited: call.caller.tokenLimited,
+    channelId,
+    reserved: reservation.amount,
+  };
+}
+
+/** Bills a request that delivered an answer (whole or in part). Never awaited by the request. */
+export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: Reservation, out: Delivered): void {
+  const charge = chargeOf(call, out);
+  const now = Date.now();
+  const entry: Consumption = {
+    userId: call.caller.userId,
+    username: call.caller.username,
+    tokenId: call.caller.tokenId,
+    tokenName: call.caller.tokenName,
+    modelName: pricingName(call.model),
+    quota: charge.quota,
+    promptTokens: out.usage.promptTokens,
+    completionTokens: out.usage.completionTokens,
+    useTime: Math.floor((now - call.startedAt) / 1000),
+    isStream: out.isStream,
+    channelId: out.channel.id,
+    group: call.caller.group,
+    content: charge.content,
+    other: otherOf(call, out),
+    createdAt: Math.floor(now / 1000),
+  };
+  // The ledger fills in the quota really charged, inside the settling transaction.
+  const log = consumeLogsEnabled(rt.ctx) ? consumeLogRow(entry) : undefined;
+  const item: SettleItem = { ...base(call, reservation, out.channel.id), quota: charge.quota, countUsage: charge.countUsage, ...(log ? { log } : {}) };
+  rt.auth.adjustRemain(call.caller.tokenId, reservation.amount - charge.quota);
+  void rt.ledger.settle(item).then(({ charged, userQuotaAfter }) => {
+    recordDashboardUsage(rt.ctx, { ...entry, quota: charged });
+    afterSettlement(rt.ctx, { userId: call.caller.userId, charged, userQuotaAfter, userSetting: call.caller.userSetting }, rt.log);
+  });
+}
+
+/** Gives a failed request's reservation back, exactly once (the journal row goes with it). */
+export function refund(rt: RelayRuntime, call: RelayCall, reservation: Reservation): void {
+  rt.auth.adjustRemain(call.caller.tokenId, reservation.amount);
+  void rt.ledger.settle({ ...base(call, reservation, 0), quota: 0, countUsage: false });
+}

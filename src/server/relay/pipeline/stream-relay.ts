@@ -1,0 +1,160 @@
+/**
+ * Relays one upstream event stream to the client as it arrives (gateway reference §5.2–5.5,
+ * with the Ours rules):
+ *
+ * - upstream body → SSE parser → provider converter → SSE writer, one event at a time; when
+ *   the client's socket is full the loop waits for drain, which stops reading upstream (back-
+ *   pressure end to end). Nothing is kept per chunk: completion text is counted as it passes.
+ * - The client's headers are sent with the first event that has something to show. A stream
+ *   that fails before that is an ordinary failed attempt and may still be retried elsewhere.
+ * - STREAMING_TIMEOUT of upstream silence (doubled for o1/o3) ends the stream normally with
+ *   what arrived. A client that leaves aborts the upstream call at once; a reset upstream
+ *   ends the client's stream with an error event. Either way the request is billed for what
+ *   was delivered: upstream usage where it arrived, else prompt + the counted completion.
+ */
+import type { FastifyReply } from 'fastify';
+import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
+import { SseParser } from '../stream/sse-parser';
+import { SseWriter } from '../stream/sse-writer';
+import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
+import type { UpstreamResponse } from '../upstream/pools';
+import type { Delivered, Ending, RelayCall } from './call';
+import { CompletionCounter } from './completion-counter';
+
+export interface StreamArgs {
+  call: RelayCall;
+  reply: FastifyReply;
+  upstream: UpstreamResponse;
+  /** Aborts the upstream request (client gone, inactivity). */
+  controller: AbortController;
+  converter: StreamConverter;
+  /** The model sent upstream (tokenizer choice, o1/o3 timeout). */
+  upstreamModel: string;
+  streamingTimeoutSeconds: number;
+  /** Everything of the outcome but what the stream decides. */
+  outcome: Omit<Delivered, 'usage' | 'usageReported' | 'isStream' | 'firstResponseMs' | 'ending'>;
+}
+
+function errorEvent(call: RelayCall, error: RelayError): SseEvent {
+  if (call.spec.clientFormat === 'claude') return { event: 'error', data: JSON.stringify(claudeErrorBody(error, call.requestId)) };
+  return { data: JSON.stringify(openaiErrorBody(error, call.requestId)) };
+}
+
+/**
+ * Answers the outcome once the client's stream is over. Throws (nothing was sent) when the
+ * upstream failed before producing anything a client would see: the caller may retry.
+ */
+export async function relayStream(args: StreamArgs): Promise<Delivered> {
+  const { call, reply, upstream, controller, converter } = args;
+  const counter = new CompletionCounter(args.upstreamModel);
+  const parser = new SseParser();
+  let writer: SseWriter | undefined;
+  let usage: Usage | undefined;
+  let firstResponseMs = 0;
+  let upstreamError: UpstreamError | undefined;
+  let sentErrorEvent = false;
+  let ending: Ending = 'complete';
+  let clientGone = false;
+  let timedOut = false;
+
+  const slowModel = /^o[13]/.test(args.upstreamModel);
+  const inactivityMs = args.streamingTimeoutSeconds * 1000 * (slowModel ? 2 : 1);
+  const timer =
+    inactivityMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, inactivityMs)
+      : undefined;
+  const onClose = () => {
+    if (!reply.raw.writableFinished) {
+      clientGone = true;
+      controller.abort();
+    }
+  };
+  reply.raw.on('close', onClose);
+
+  const open = (): SseWriter => {
+    if (!writer) {
+      reply.hijack();
+      writer = new SseWriter(reply.raw);
+      writer.open(reply.getHeaders() as Record<string, string>);
+    }
+    return writer;
+  };
+  const deliver = async (events: SseEvent[]): Promise<void> => {
+    if (events.length === 0 || clientGone) return;
+    if (events.some((e) => e.event === 'error')) sentErrorEvent = true;
+    await open().write(events);
+    if (writer!.closed) clientGone = true;
+  };
+
+  try {
+    outer: for await (const chunk of upstream.body) {
+      timer?.refresh();
+      for (const event of parser.push(chunk as Buffer)) {
+        if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
+        const step = converter.onEvent(event);
+        counter.add(step.text);
+        if (step.usage) usage = step.usage;
+        await deliver(step.out);
+        if (step.error) {
+          upstreamError = step.error;
+          break outer;
+        }
+      }
+      if (clientGone) break;
+    }
+    if (!upstreamError && !clientGone) {
+      for (const event of parser.end()) {
+        const step = converter.onEvent(event);
+        counter.add(step.text);
+        if (step.usage) usage = step.usage;
+        await deliver(step.out);
+        if (step.error) upstreamError = step.error;
+      }
+    }
+  } catch (err) {
+    if (clientGone) ending = 'client_gone';
+    else if (timedOut) ending = 'timeout';
+    else {
+      ending = 'upstream_broken';
+      // Nothing reached the client yet: an ordinary failed attempt, retryable.
+      if (!writer) throw transportError(err instanceof Error ? err.message : String(err));
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    reply.raw.off('close', onClose);
+    if (!upstream.body.destroyed) upstream.body.destroy();
+  }
+  if (clientGone) ending = 'client_gone';
+  if (upstreamError) {
+    if (!writer) throw fromUpstream(upstreamError);
+    if (ending === 'complete') ending = 'upstream_broken';
+  }
+
+  const fallback = (): Usage => ({ promptTokens: call.promptTokens(), completionTokens: counter.total() });
+  const fin = converter.finish(fallback);
+  const finalUsage = fin.usage ?? usage;
+  if (!clientGone) {
+    if (ending === 'upstream_broken') {
+      await deliver(fin.out.filter((e) => e.event !== 'message_stop'));
+      if (!sentErrorEvent) {
+        const error = upstreamError ? fromUpstream(upstreamError) : transportError('upstream stream ended unexpectedly');
+        await deliver([errorEvent(call, error)]);
+      }
+    } else {
+      await deliver(fin.out);
+      if (call.spec.clientFormat === 'openai') await open().writeRaw('data: [DONE]\n\n');
+    }
+  }
+  writer?.end();
+  return {
+    ...args.outcome,
+    usage: finalUsage ?? fallback(),
+    usageReported: usage !== undefined,
+    isStream: true,
+    firstResponseMs,
+    ending,
+  };
+}

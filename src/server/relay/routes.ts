@@ -1,0 +1,174 @@
+/**
+ * The relay's HTTP surface: `/v1/...` for API clients (sk- tokens) and `/pg/chat/completions`
+ * for the console's playground (session). Each scope has its own error handler — OpenAI's
+ * error shape, Claude's on /v1/messages — its own body parser (bytes kept, parsed by the
+ * pipeline after authentication), gzip/br request bodies, CORS for every origin, the
+ * `X-Oneapi-Request-Id` header, and no response compression (streams must not be buffered).
+ */
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors';
+import { claudeErrorBody, internalError, openaiErrorBody, refuse, RelayError } from './errors';
+import { REQUEST_ID_HEADER } from './request-id';
+import { assignRequestId, requestIdOf } from './pipeline/request-context';
+import { ENDPOINTS, type ClientFormat, type EndpointSpec } from './pipeline/endpoints';
+import { relayWithToken } from './pipeline/relay';
+import { relayPlayground } from './pipeline/playground';
+import { authenticateToken } from './pipeline/token-auth';
+import { listModels, retrieveModel } from './models';
+import type { RelayRuntime } from './runtime';
+import type { RawBody } from './pipeline/body';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which error shape the relay answers with on this route. */
+    clientFormat?: ClientFormat;
+  }
+}
+
+const CORS_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
+
+function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  // Credentials are allowed, so the origin is echoed rather than `*`.
+  reply.header('Access-Control-Allow-Origin', origin || '*');
+  if (origin) reply.header('Vary', 'Origin');
+  reply.header('Access-Control-Allow-Credentials', 'true');
+  reply.header('Access-Control-Allow-Methods', CORS_METHODS);
+  reply.header('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] || '*');
+  reply.header('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
+}
+
+function toRelayError(error: unknown, request: FastifyRequest, rt: RelayRuntime): RelayError {
+  if (error instanceof RelayError) return error;
+  if (error instanceof AppError) return refuse(error.status >= 400 ? error.status : 400, error.message);
+  const fe = error as FastifyError;
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(413, 'request body too large', 'request_body_too_large');
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return refuse(400, `Invalid request, 无效的请求, ${fe.message}`, 'invalid_request');
+  rt.log.error(`relay internal error (request id: ${requestIdOf(request)}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  return internalError();
+}
+
+function errorHandler(rt: RelayRuntime) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): void => {
+    const relayError = toRelayError(error, request, rt);
+    // A stream already under way cannot change its status: end it.
+    if (reply.sent || reply.raw.headersSent) {
+      if (!reply.raw.writableEnded) reply.raw.end();
+      return;
+    }
+    const id = requestIdOf(request);
+    if (relayError.retryAfter !== undefined) reply.header('Retry-After', String(relayError.retryAfter));
+    const format = request.routeOptions.config.clientFormat;
+    void reply.code(relayError.status).send(format === 'claude' ? claudeErrorBody(relayError, id) : openaiErrorBody(relayError, id));
+  };
+}
+
+/** Hooks and parsers every relay scope shares. */
+function prepareScope(scope: FastifyInstance, rt: RelayRuntime): void {
+  scope.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, assignRequestId(request));
+    corsHeaders(request, reply);
+  });
+  // Compressed request bodies are unpacked before the parser counts and keeps them.
+  scope.addHook('preParsing', async (request, _reply, payload) => {
+    const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
+    const unpack = encoding === 'gzip' ? createGunzip() : encoding === 'br' ? createBrotliDecompress() : encoding === 'deflate' ? createInflate() : undefined;
+    if (!unpack) return payload;
+    delete request.headers['content-length'];
+    return payload.pipe(unpack);
+  });
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: rt.ctx.config.bodyLimit }, (request, body, done) => {
+    const stored: RawBody = { raw: body as Buffer, contentType: String(request.headers['content-type'] ?? '') };
+    done(null, stored);
+  });
+  scope.setErrorHandler(errorHandler(rt));
+  scope.options('/*', async (_request, reply) => reply.code(204).send());
+}
+
+/** Routes that pass token auth and then say "not implemented" (the reference's 501). */
+const NOT_IMPLEMENTED: [string, string][] = [
+  ['POST', '/images/edits'],
+  ['POST', '/images/variations'],
+  ['GET', '/files'],
+  ['POST', '/files'],
+  ['GET', '/files/:id'],
+  ['DELETE', '/files/:id'],
+  ['GET', '/files/:id/content'],
+  ['GET', '/fine-tunes'],
+  ['POST', '/fine-tunes'],
+  ['GET', '/fine-tunes/:id'],
+  ['POST', '/fine-tunes/:id/cancel'],
+  ['GET', '/fine-tunes/:id/events'],
+  ['DELETE', '/models/:model'],
+];
+
+/** Ends a request whose client left before anything was sent (Fastify must not wait for a reply). */
+function finishIfSilent(reply: FastifyReply): void {
+  if (!reply.sent) {
+    reply.hijack();
+    if (!reply.raw.writableEnded) reply.raw.end();
+  }
+}
+
+function relayRoute(rt: RelayRuntime, spec: EndpointSpec) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    await relayWithToken(rt, spec, request, reply);
+    finishIfSilent(reply);
+  };
+}
+
+export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): Promise<void> {
+  await server.register(
+    async (v1) => {
+      prepareScope(v1, rt);
+      const openai = { config: { clientFormat: 'openai' as const } };
+      v1.post('/chat/completions', openai, relayRoute(rt, ENDPOINTS.chat));
+      v1.post('/completions', openai, relayRoute(rt, ENDPOINTS.completions));
+      v1.post('/embeddings', openai, relayRoute(rt, ENDPOINTS.embeddings));
+      v1.post<{ Params: { model: string } }>('/engines/:model/embeddings', openai, async (request, reply) => {
+        await relayWithToken(rt, { ...ENDPOINTS.embeddings, defaultModel: request.params.model }, request, reply);
+        finishIfSilent(reply);
+      });
+      v1.post('/moderations', openai, relayRoute(rt, ENDPOINTS.moderations));
+      v1.post('/rerank', openai, relayRoute(rt, ENDPOINTS.rerank));
+      v1.post('/images/generations', openai, relayRoute(rt, ENDPOINTS.images));
+      v1.post('/audio/speech', openai, relayRoute(rt, ENDPOINTS.speech));
+      v1.post('/audio/transcriptions', openai, relayRoute(rt, ENDPOINTS.transcriptions));
+      v1.post('/audio/translations', openai, relayRoute(rt, ENDPOINTS.translations));
+      v1.post('/messages', { config: { clientFormat: 'claude' } }, relayRoute(rt, ENDPOINTS.messages));
+      v1.get('/models', openai, async (request) => listModels(rt, await authenticateToken(rt.ctx, rt.auth, request, false)));
+      v1.get<{ Params: { model: string } }>('/models/:model', openai, async (request) => {
+        await authenticateToken(rt.ctx, rt.auth, request, false);
+        return retrieveModel(request.params.model);
+      });
+      for (const [method, url] of NOT_IMPLEMENTED) {
+        v1.route({
+          method,
+          url,
+          config: { clientFormat: 'openai' },
+          handler: async (request) => {
+            await authenticateToken(rt.ctx, rt.auth, request, false);
+            throw refuse(501, 'API not implemented', 'api_not_implemented');
+          },
+        });
+      }
+      v1.setNotFoundHandler((request, reply) => {
+        const path = request.url.split('?')[0];
+        void reply.code(404).send({ error: { message: `Invalid URL (${request.method} ${path})`, type: 'invalid_request_error', param: '', code: '' } });
+      });
+    },
+    { prefix: '/v1' },
+  );
+  await server.register(
+    async (pg) => {
+      prepareScope(pg, rt);
+      pg.post('/chat/completions', { config: { clientFormat: 'openai' } }, async (request, reply) => {
+        await relayPlayground(rt, request, reply);
+        finishIfSilent(reply);
+      });
+    },
+    { prefix: '/pg' },
+  );
+}

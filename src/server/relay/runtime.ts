@@ -1,0 +1,113 @@
+/**
+ * The relay's long-lived pieces, built once per app: the auth cache, the channel index with
+ * its health tracking, the ledger writer, the upstream connection pools and the provider
+ * options. `startRelay` recovers what a previous run of this node left open before the server
+ * accepts requests; `stop` writes the last settlements after the last request finished.
+ */
+import type { AppContext } from '../context';
+import { ChannelHealth } from './channels/health';
+import { ChannelIndex } from './channels/channel-index';
+import { Ledger } from './billing/ledger';
+import { recoverReservations, STALE_RESERVATION_SECONDS } from './billing/recovery';
+import { AuthCache } from './tokens/auth-cache';
+import { UpstreamPools } from './upstream/pools';
+import type { ProviderOptions } from './providers/types';
+import { changeEvents } from '../plumbing/change-events';
+
+/** Fastify's logger fits: a message, or details and a message (never a secret in either). */
+export interface RelayLogger {
+  info(message: string): void;
+  info(details: object, message: string): void;
+  warn(message: string): void;
+  warn(details: object, message: string): void;
+  error(message: string): void;
+  error(details: object, message: string): void;
+}
+
+export class RelayRuntime {
+  readonly auth: AuthCache;
+  readonly channels: ChannelIndex;
+  readonly health: ChannelHealth;
+  readonly ledger: Ledger;
+  readonly pools: UpstreamPools;
+  #providerOptions: ProviderOptions | undefined;
+  #sweeper?: NodeJS.Timeout;
+  readonly #onOptionChange = () => {
+    this.#providerOptions = undefined;
+  };
+
+  constructor(
+    readonly ctx: AppContext,
+    readonly log: RelayLogger,
+  ) {
+    this.auth = new AuthCache(ctx);
+    this.channels = new ChannelIndex(ctx);
+    this.health = new ChannelHealth(ctx, this.channels, log);
+    this.ledger = new Ledger(ctx, undefined, (message, err) => log.error(`${message}: ${err instanceof Error ? err.message : String(err)}`));
+    const relayTimeout = ctx.config.relayTimeoutSeconds;
+    this.pools = new UpstreamPools(relayTimeout > 0 ? relayTimeout * 1000 : 300_000);
+  }
+
+  /** Options the providers read, rebuilt after any option change. */
+  providerOptions(): ProviderOptions {
+    if (!this.#providerOptions) {
+      const o = this.ctx.options;
+      this.#providerOptions = {
+        claudeDefaultMaxTokens: o.json<Record<string, number>>('claude.default_max_tokens'),
+        claudeModelHeaders: o.json<Record<string, Record<string, string | string[]>>>('claude.model_headers_settings'),
+        claudeThinkingAdapterEnabled: o.bool('claude.thinking_adapter_enabled'),
+        claudeThinkingBudgetPercentage: o.number('claude.thinking_adapter_budget_tokens_percentage'),
+        geminiSafetySettings: o.json<Record<string, string>>('gemini.safety_settings'),
+        geminiVersionSettings: o.json<Record<string, string>>('gemini.version_settings'),
+        azureDefaultApiVersion: process.env.AZURE_DEFAULT_API_VERSION || '2024-12-01-preview',
+        geminiMaxImagesPerMessage: Number(process.env.GEMINI_VISION_MAX_IMAGE_NUM || 16),
+        forceStreamUsage: this.ctx.config.forceStreamOption,
+      };
+    }
+    return this.#providerOptions;
+  }
+
+  async start(): Promise<void> {
+    const recovered = await recoverReservations(this.ctx, this.ledger.node, this.ledger.instance);
+    if (recovered.reservations > 0) {
+      this.log.warn(`refunded ${recovered.reservations} reservations (${recovered.quota} quota) left open by an earlier run`);
+    }
+    this.ctx.options.on('change', this.#onOptionChange);
+    await changeEvents(this.ctx).start();
+    this.auth.start();
+    await this.channels.start();
+    // Reservations of nodes that never came back: checked hourly, refunded after a day.
+    this.#sweeper = setInterval(
+      () => {
+        recoverReservations(this.ctx, this.ledger.node, this.ledger.instance, { staleOnly: true }).catch(() => undefined);
+      },
+      Math.min(3600, STALE_RESERVATION_SECONDS) * 1000,
+    );
+    this.#sweeper.unref();
+  }
+
+  /** After the server stopped taking requests: the last settlements are written. */
+  async stop(): Promise<void> {
+    if (this.#sweeper) clearInterval(this.#sweeper);
+    this.ctx.options.off('change', this.#onOptionChange);
+    this.auth.stop();
+    this.channels.stop();
+    await this.ledger.stop();
+    await this.pools.close();
+    changeEvents(this.ctx).stop();
+  }
+}
+
+const runtimes = new WeakMap<AppContext, RelayRuntime>();
+
+export async function startRelay(ctx: AppContext, log: RelayLogger): Promise<RelayRuntime> {
+  const runtime = new RelayRuntime(ctx, log);
+  await runtime.start();
+  runtimes.set(ctx, runtime);
+  return runtime;
+}
+
+/** The relay of a running app (tests, the channel test). */
+export function relayOf(ctx: AppContext): RelayRuntime | undefined {
+  return runtimes.get(ctx);
+}

@@ -1,0 +1,64 @@
+/**
+ * One undici Pool per upstream origin, kept for the life of the process, so every request to
+ * a provider reuses warm keep-alive connections instead of paying a TCP/TLS handshake.
+ * Timeouts: the wait for response headers is RELAY_TIMEOUT when set (else undici's 300 s);
+ * body reading has no undici timeout — the relay runs its own inactivity timer
+ * (STREAMING_TIMEOUT) so it can still finish and bill a stream that went silent.
+ */
+import { Pool, type Dispatcher } from 'undici';
+
+/** Connections per origin: enough for a busy node, bounded so one provider cannot take every socket. */
+const CONNECTIONS_PER_ORIGIN = 256;
+
+export interface UpstreamResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+export interface UpstreamCall {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string | Uint8Array | FormData;
+  signal: AbortSignal;
+}
+
+export class UpstreamPools {
+  readonly #pools = new Map<string, Pool>();
+
+  constructor(private readonly headersTimeoutMs: number) {}
+
+  #pool(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: CONNECTIONS_PER_ORIGIN,
+        keepAliveTimeout: 30_000,
+        headersTimeout: this.headersTimeoutMs,
+        bodyTimeout: 0,
+      });
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  /** Sends the request; resolves when the response headers arrived (the body is a stream). */
+  async request(call: UpstreamCall): Promise<UpstreamResponse> {
+    const url = new URL(call.url);
+    const response = await this.#pool(url.origin).request({
+      path: url.pathname + url.search,
+      method: call.method,
+      headers: call.headers,
+      body: call.body as Dispatcher.DispatchOptions['body'],
+      signal: call.signal,
+    });
+    return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+  }
+
+  async close(): Promise<void> {
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+  }
+}

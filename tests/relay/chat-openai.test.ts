@@ -1,0 +1,77 @@
+/**
+ * Chat through an OpenAI channel with the real `openai` client: non-stream and stream,
+ * usage hidden or shown as asked, the consume log and the ledger after each.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/dialects';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
+import { startBench, type Bench } from './harness';
+import { balances, seedChannel } from './seed';
+
+describeEachDialect('relay chat (OpenAI channel)', (dialect) => {
+  let fake: FakeOpenAI;
+  let b: Bench;
+  let channelId: number;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    b = await startBench(dialect);
+    channelId = await seedChannel(b.s, { type: 1, base_url: fake.url, models: 'gpt-4o-mini,gpt-4o' });
+    await b.relay.channels.refresh();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await fake?.close();
+  });
+
+  it('answers a non-stream chat and bills the upstream usage', async () => {
+    fake.script({ text: 'Hi there friend', usage: { prompt: 20, completion: 10 } });
+    const before = await balances(b.s, b.user.id, b.token.id);
+    const res = await b.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] });
+    expect(res.choices[0]!.message.content).toBe('Hi there friend');
+    expect(res.usage?.prompt_tokens).toBe(20);
+    await b.flush();
+    const after = await balances(b.s, b.user.id, b.token.id);
+    // gpt-4o-mini: ratio 0.075, completion ratio 4 → (20 + 10 × 4) × 0.075 = 4.5 → 5
+    expect(before.quota - after.quota).toBe(5);
+    expect(after.logSum - before.logSum).toBe(5);
+    const log = await b.s.app.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', b.user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ type: 2, model_name: 'gpt-4o-mini', prompt_tokens: 20, completion_tokens: 10, quota: 5, channel_id: channelId });
+    const other = JSON.parse(log.other);
+    expect(other).toMatchObject({ model_ratio: 0.075, completion_ratio: 4, group_ratio: 1, model_price: -1, admin_info: { use_channel: [String(channelId)] } });
+    expect(log.content).toBe('模型倍率 0.07，补全倍率 4.00，分组倍率 1.00');
+  });
+
+  it('streams, hides the forced usage chunk from a client that did not ask, and bills it', async () => {
+    fake.script({ text: 'one two three four', usage: { prompt: 30, completion: 4 } });
+    const before = await balances(b.s, b.user.id, b.token.id);
+    const stream = await b.openai().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'count' }], stream: true });
+    let text = '';
+    let sawUsage = false;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) sawUsage = true;
+    }
+    expect(text).toBe('one two three four');
+    expect(sawUsage).toBe(false);
+    const upstreamBody = JSON.parse(fake.requests.at(-1)!.body);
+    expect(upstreamBody.stream_options).toEqual({ include_usage: true });
+    await b.flush();
+    const after = await balances(b.s, b.user.id, b.token.id);
+    // (30 + 4 × 4) × 0.075 = 3.45 → 3
+    expect(before.quota - after.quota).toBe(3);
+    expect(after.openCount).toBe(0);
+  });
+
+  it('streams the usage chunk to a client that asked for it', async () => {
+    fake.script({ text: 'a b', usage: { prompt: 5, completion: 2 } });
+    const stream = await b.openai().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage: unknown;
+    for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+    expect(usage).toMatchObject({ prompt_tokens: 5, completion_tokens: 2 });
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * A relay test bench: a real server over a fresh database, fake upstreams, a user with a
+ * balance, a token and helpers to make channels and read the ledger back.
+ */
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import type { DialectCase } from '../helpers/dialects';
+import { startTestServer, type StartOptions, type TestServer } from '../helpers/server';
+import { relayOf, type RelayRuntime } from '../../src/server/relay/runtime';
+import { seedToken, seedUser, type SeededToken, type SeededUser, type TokenFields } from './seed';
+
+export interface Bench {
+  s: TestServer;
+  relay: RelayRuntime;
+  user: SeededUser;
+  token: SeededToken;
+  openai(apiKey?: string, options?: { maxRetries?: number; timeout?: number }): OpenAI;
+  anthropic(apiKey?: string): Anthropic;
+  /** Writes queued settlements now. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startBench(dialect: DialectCase, options: StartOptions & { quota?: number; token?: TokenFields } = {}): Promise<Bench> {
+  const s = await startTestServer(dialect, options);
+  const relay = relayOf(s.app.ctx)!;
+  const user = await seedUser(s, options.quota ?? 100_000_000);
+  const token = await seedToken(s, user.id, options.token ?? {});
+  return {
+    s,
+    relay,
+    user,
+    token,
+    openai: (apiKey = token.apiKey, o = {}) => new OpenAI({ apiKey, baseURL: `${s.url}/v1`, maxRetries: o.maxRetries ?? 0, timeout: o.timeout ?? 20_000 }),
+    anthropic: (apiKey = token.apiKey) => new Anthropic({ apiKey, baseURL: s.url, maxRetries: 0, timeout: 20_000 }),
+    flush: () => relay.ledger.flush(),
+    close: () => s.close(),
+  };
+}
+
+/** Option writes the way the console does them (validated, announced). */
+export async function setOption(bench: Bench, key: string, value: string): Promise<void> {
+  await bench.s.app.ctx.options.setInternal(key, value);
+}
