@@ -46,11 +46,19 @@ export class UpstreamPools {
   /** Sends the request; resolves when the response headers arrived (the body is a stream). */
   async request(call: UpstreamCall): Promise<UpstreamResponse> {
     const url = new URL(call.url);
+    let { headers, body } = call;
+    if (body instanceof FormData) {
+      // Node's global FormData belongs to its bundled undici, which this undici cannot encode:
+      // the platform's Response writes the multipart body (and its boundary) instead.
+      const encoded = new Response(body);
+      headers = { ...headers, 'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data' };
+      body = new Uint8Array(await encoded.arrayBuffer());
+    }
     const response = await this.#pool(url.origin).request({
       path: url.pathname + url.search,
       method: call.method,
-      headers: call.headers,
-      body: call.body as Dispatcher.DispatchOptions['body'],
+      headers,
+      body: body as Dispatcher.DispatchOptions['body'],
       signal: call.signal,
     });
     return { statusCode: response.statusCode, headers: response.headers, body: response.body };
