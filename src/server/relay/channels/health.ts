@@ -2,14 +2,13 @@
  * What a failed or passed upstream attempt means for its channel: the circuit breaker
  * (always, in memory), and the reference's automatic disable (gateway §7.3) when
  * AutomaticDisableChannelEnabled is on and the channel allows it (auto_ban): status 3 with the
- * reason, written through the channel service — which rebuilds every node's index — and taken
- * out of this node's selection at once. A passing channel test re-enables an automatically
+ * reason, written through the channel service (root is told; every node's index follows) and
+ * taken out of this node's selection at once. A passing channel test re-enables an automatically
  * disabled channel when AutomaticEnableChannelEnabled is on (see channel-test.ts).
  */
 import type { AppContext } from '../../context';
 import { CHANNEL_STATUS } from '../../../shared/channel-types';
-import { setChannelStatus } from '../../services/channels/channel.service';
-import { channelDisabledNotice, notifyRoot } from '../../services/notifications/channel-notices';
+import { autoDisableChannel } from '../../services/channels/channel-auto-status';
 import type { RelayError } from '../errors';
 import type { RelayLogger } from '../runtime';
 import type { ChannelIndex, RelayChannel } from './channel-index';
@@ -64,8 +63,6 @@ export class ChannelHealth {
   disable(channel: RelayChannel, reason: string): void {
     if (channel.status !== CHANNEL_STATUS.enabled) return;
     this.index.markDisabled(channel.id, CHANNEL_STATUS.autoDisabled);
-    setChannelStatus(this.ctx, [channel.id], CHANNEL_STATUS.autoDisabled, reason)
-      .then(() => notifyRoot(this.ctx, channelDisabledNotice(channel, reason), this.log))
-      .catch((err: unknown) => this.log.error(`disabling channel #${channel.id} failed: ${err instanceof Error ? err.message : String(err)}`));
+    autoDisableChannel(this.ctx, channel, reason, this.log).catch((err: unknown) => this.log.error(`disabling channel #${channel.id} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 }
