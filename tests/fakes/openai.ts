@@ -6,9 +6,15 @@
  * Built in: `GET /v1/models` and Gemini's `GET /v1beta/openai/models` (ids prefixed
  * `models/`), both requiring `Authorization: Bearer <one of keys>`. Every request is
  * recorded in `requests`.
+ *
+ * The model endpoints (chat, completions, embeddings, images, audio, moderations, rerank, and
+ * Azure deployment paths) come from openai-routes.ts; `fake.script(reply)` queues what the
+ * next of them answers (text, tool calls, usage, errors, slow or reset streams: script.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { installModelRoutes } from './openai-routes';
+import { type ScriptEntry, ScriptQueue, type ScriptedReply } from './script';
 
 export interface FakeRequest {
   method: string;
@@ -18,6 +24,8 @@ export interface FakeRequest {
   headers: IncomingMessage['headers'];
   /** The raw body ('' when none). */
   body: string;
+  /** The body bytes (multipart uploads). */
+  raw: Buffer;
   /** The Bearer token, or undefined. */
   bearer: string | undefined;
 }
@@ -46,6 +54,12 @@ export interface FakeOpenAI {
   requests: FakeRequest[];
   /** Adds or replaces an endpoint. A handler that writes to `res` itself returns nothing. */
   route(method: string, path: string, handler: FakeHandler): void;
+  /** Adds an endpoint for every path the pattern matches whole (used when no exact route does). */
+  routePattern(method: string, pattern: RegExp, handler: FakeHandler): void;
+  /** Queues the replies of the next model requests (first in, first out). */
+  script(...replies: ScriptEntry<FakeRequest>[]): void;
+  /** What model requests get when nothing is queued. */
+  defaultReply: ScriptedReply;
   /** The OpenAI error reply for a missing or unknown key, or undefined when the key is good. */
   checkAuth(request: FakeRequest): FakeReply | undefined;
   close(): Promise<void>;
@@ -55,11 +69,11 @@ export function openaiError(status: number, message: string, type = 'invalid_req
   return { status, body: { error: { message, type, param: null, code } } };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -79,7 +93,9 @@ function modelList(fake: FakeOpenAI, prefix: string): FakeReply {
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const routes = new Map<string, FakeHandler>();
+  const patterns: { method: string; pattern: RegExp; handler: FakeHandler }[] = [];
   const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+  const queue = new ScriptQueue<FakeRequest>();
 
   const fake: FakeOpenAI = {
     url: '',
@@ -88,6 +104,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requests: [],
     route(method, path, handler) {
       routes.set(key(method, path), handler);
+    },
+    routePattern(method, pattern, handler) {
+      patterns.push({ method: method.toUpperCase(), pattern, handler });
+    },
+    script: (...replies) => queue.push(...replies),
+    get defaultReply() {
+      return queue.defaultReply;
+    },
+    set defaultReply(reply) {
+      queue.defaultReply = reply;
     },
     checkAuth(request) {
       if (request.bearer && fake.keys.has(request.bearer)) return undefined;
@@ -103,21 +129,26 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   fake.route('GET', '/v1/models', (request) => fake.checkAuth(request) ?? modelList(fake, ''));
   fake.route('GET', '/v1beta/openai/models', (request) => fake.checkAuth(request) ?? modelList(fake, 'models/'));
+  installModelRoutes(fake, queue);
 
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const auth = req.headers.authorization;
+      const raw = await readBody(req);
       const request: FakeRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
         query: url.searchParams,
         headers: req.headers,
-        body: await readBody(req),
+        body: raw.toString('utf8'),
+        raw,
         bearer: auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined,
       };
       fake.requests.push(request);
-      const handler = routes.get(key(request.method, request.path));
+      const handler =
+        routes.get(key(request.method, request.path)) ??
+        patterns.find((p) => p.method === request.method && new RegExp(`^(?:${p.pattern.source})$`).test(request.path))?.handler;
       if (!handler) return send(res, openaiError(404, `Invalid URL (${request.method} ${request.path})`));
       const reply = await handler(request, fake, res);
       if (reply) send(res, reply);

@@ -172,7 +172,7 @@ function claudeBlocksTokens(content: unknown, model: string): number {
         tokens += countTokens(str(block.name) ?? '', model) + countTokens(JSON.stringify(block.input ?? {}), model);
         break;
       case 'tool_result':
-        tokens += countTokens(typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? ''), model);
+        tokens += countTokens(JSON.stringify(block.content ?? ''), model);
         break;
     }
   }

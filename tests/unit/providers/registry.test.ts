@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { CHANNEL_TYPES, channelFamily } from '../../../src/shared/channel-types';
+import { channelTypeSupports, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
+
+/** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
+const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'baidu', 'zhipu', 'xunfei', 'tencent', 'aws', 'vertex', 'cohere', 'dify', 'mokaai', 'unsupported'];
+
+describe('provider registry', () => {
+  it('has a provider for every relayable family and none for the others', () => {
+    for (const type of CHANNEL_TYPES) {
+      const provider = providerForChannelType(type.id);
+      if (UNSUPPORTED.includes(type.family)) expect(provider, `type ${type.id}`).toBeUndefined();
+      else expect(provider?.id, `type ${type.id}`).toBe(type.family);
+    }
+  });
+
+  it('sends unknown type ids to the OpenAI family, as the reference does', () => {
+    expect(channelFamily(999)).toBe('openai');
+    expect(providerForChannelType(999)?.id).toBe('openai');
+  });
+
+  it('declares capabilities per family', () => {
+    expect(channelTypeSupports(1, 'transcriptions')).toBe(true);
+    expect(channelTypeSupports(14, 'messages')).toBe(true);
+    expect(channelTypeSupports(1, 'messages')).toBe(false);
+    expect(channelTypeSupports(24, 'embeddings')).toBe(true);
+    expect(channelTypeSupports(24, 'speech')).toBe(false);
+    expect(channelTypeSupports(38, 'rerank')).toBe(true);
+    expect(channelTypeSupports(38, 'chat')).toBe(false);
+    expect(channelTypeSupports(33, 'chat')).toBe(false);
+    expect(providerForFamily('vertex')).toBeUndefined();
+  });
+
+  it('gives every provider a stream converter for chat', () => {
+    for (const type of CHANNEL_TYPES) {
+      const provider = providerForChannelType(type.id);
+      if (provider?.modes.has('chat')) expect(typeof provider.createStream, provider.id).toBe('function');
+    }
+  });
+});
