@@ -1,37 +1,40 @@
 /**
- * Counts the tokens of a streamed answer as it passes, for when the upstream reports no usage
- * (or the stream is cut): text is gathered up to COUNT_EVERY characters, counted, and
- * dropped, so memory stays bounded however long the answer is and no chunk is kept. Counting
- * happens at most once per COUNT_EVERY characters, and not at all when usage arrives.
+ * Counts a streamed answer's tokens for when the upstream reports no usage (or the stream is
+ * cut before it does). Nothing is tokenized while the answer streams — most streams end with
+ * the upstream's own usage, and then counting would be wasted CPU — and memory stays bounded
+ * whatever the answer's length: only the answer's length in characters is followed, and its
+ * first SAMPLE_CHARS characters are kept. At the end the sample is counted with the offline
+ * tokenizer: exactly for answers up to SAMPLE_CHARS (about a thousand tokens), and scaled by
+ * length beyond that.
  */
 import { countText } from './token-count';
 
-const COUNT_EVERY = 16 * 1024;
+export const SAMPLE_CHARS = 4096;
 
 export class CompletionCounter {
-  #pending: string[] = [];
-  #pendingLength = 0;
-  #counted = 0;
+  #sample: string[] = [];
+  #sampleChars = 0;
+  #totalChars = 0;
+  #counted: number | undefined;
 
   constructor(private readonly model: string) {}
 
   add(text: string | undefined): void {
     if (!text) return;
-    this.#pending.push(text);
-    this.#pendingLength += text.length;
-    if (this.#pendingLength >= COUNT_EVERY) this.#countPending();
+    this.#totalChars += text.length;
+    this.#counted = undefined;
+    if (this.#sampleChars >= SAMPLE_CHARS) return;
+    const part = text.length <= SAMPLE_CHARS - this.#sampleChars ? text : text.slice(0, SAMPLE_CHARS - this.#sampleChars);
+    this.#sample.push(part);
+    this.#sampleChars += part.length;
   }
 
   /** Tokens of everything added so far. */
   total(): number {
-    this.#countPending();
+    if (this.#counted !== undefined) return this.#counted;
+    if (this.#totalChars === 0) return (this.#counted = 0);
+    const sampled = countText(this.#sample.join(''), this.model);
+    this.#counted = this.#sampleChars >= this.#totalChars ? sampled : Math.ceil((sampled * this.#totalChars) / this.#sampleChars);
     return this.#counted;
-  }
-
-  #countPending(): void {
-    if (this.#pendingLength === 0) return;
-    this.#counted += countText(this.#pending.join(''), this.model);
-    this.#pending = [];
-    this.#pendingLength = 0;
   }
 }
