@@ -18,7 +18,12 @@ describe('Claude requests from OpenAI chat', () => {
     expect(claudeProvider.buildRequest('chat', { messages: [] }, claudeTarget('claude-sonnet-4-20250514'), false).url).toMatch(/\/v1\/messages$/);
     const legacy = claudeProvider.buildRequest('chat', { messages: [{ role: 'system', content: 'Be kind.' }, { role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }, { role: 'user', content: 'Bye' }], stop: 'END' }, claudeTarget('claude-2.1'), true);
     expect(legacy.url).toBe('https://api.anthropic.com/v1/complete');
-    expect(jsonBody(legacy)).toEqual({ model: 'claude-2.1', prompt: 'Be kind.\n\nHuman: Hi\n\nAssistant: Hello\n\nHuman: Bye\n\nAssistant:', max_tokens_to_sample: 4096, stop_sequences: ['END'] });
+    expect(jsonBody(legacy)).toEqual({ model: 'claude-2.1', prompt: 'Be kind.\n\nHuman: Hi\n\nAssistant: Hello\n\nHuman: Bye\n\nAssistant:', max_tokens_to_sample: 4096, stop_sequences: ['END'], stream: true });
+  });
+
+  it('streams exactly when the pipeline says so, whatever the body says', () => {
+    expect(jsonBody(claudeProvider.buildRequest('chat', { messages: [], stream: true }, claudeTarget(), false))).not.toHaveProperty('stream');
+    expect(jsonBody(claudeProvider.buildRequest('messages', { messages: [] }, claudeTarget(), true)).stream).toBe(true);
   });
 
   it('takes default max_tokens per model from the option, and honours client headers and model headers', () => {

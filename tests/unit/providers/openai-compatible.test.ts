@@ -68,6 +68,9 @@ describe('OpenAI request adjustments', () => {
     expect(jsonBody(openaiProvider.buildRequest('chat', { ...body, stream: false }, target(), false))).not.toHaveProperty('stream_options');
     const streaming = openaiProvider.buildRequest('chat', body, target(), true);
     expect(streaming.headers.Accept).toBe('text/event-stream');
+    // The pipeline's stream flag wins over the body's.
+    expect(jsonBody(openaiProvider.buildRequest('chat', { ...chat, stream: true }, target(), false)).stream).toBeUndefined();
+    expect(jsonBody(openaiProvider.buildRequest('chat', chat, target(), true)).stream).toBe(true);
   });
 
   it('adds the OpenAI organization and OpenRouter title headers', () => {

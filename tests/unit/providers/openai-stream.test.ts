@@ -71,6 +71,8 @@ describe('OpenAI-shaped streams', () => {
     expect(runStream(openaiProvider.createStream!('chat', target(), { includeUsage: false }), tools).text).toBe('get{"a":1}');
     const completion = events({ id: 'c', object: 'text_completion', choices: [{ text: 'abc', index: 0 }] });
     expect(runStream(openaiProvider.createStream!('completions', target(), { includeUsage: false }), completion).text).toBe('abc');
+    const withUsage = runStream(openaiProvider.createStream!('completions', target(), { includeUsage: true }), completion, { promptTokens: 2, completionTokens: 1 });
+    expect(withUsage.json.at(-1)).toMatchObject({ id: 'c', object: 'text_completion', choices: [], usage: { total_tokens: 3 } });
   });
 
   it('reports an error chunk as an upstream error', () => {

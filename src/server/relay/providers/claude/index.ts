@@ -3,6 +3,8 @@
  * Text Completions for claude-instant/claude-2); `messages` speaks Claude's own format.
  */
 import { parseUpstreamError } from '../common/errors';
+import type { JsonObject } from '../common/json';
+import { applyStreamFlag } from '../common/stream-flag';
 import { joinUrl } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
 import { claudeRequestFromOpenAI } from './chat-request';
@@ -30,17 +32,15 @@ export const claudeProvider: Provider = {
   buildRequest(mode, body, target, stream) {
     assertMode(mode);
     const { model, adapt } = thinkingPlan(target.upstreamModel, target.options);
-    const headers = claudeHeaders(target, stream);
-    if (mode === 'messages') {
-      const json = nativeClaudeBody(body, { model, requestModel: target.requestModel, adapt, options: target.options });
-      return { url: messagesUrl(target), method: 'POST', headers, body: JSON.stringify(json), model };
-    }
-    if (isLegacyClaudeModel(model)) {
-      return { url: completeUrl(target), method: 'POST', headers, body: JSON.stringify(legacyBody(body, model)), model };
-    }
+    const request = (url: string, json: JsonObject) => {
+      applyStreamFlag(json, stream);
+      return { url, method: 'POST' as const, headers: claudeHeaders(target, stream), body: JSON.stringify(json), model };
+    };
+    if (mode === 'messages') return request(messagesUrl(target), nativeClaudeBody(body, { model, requestModel: target.requestModel, adapt, options: target.options }));
+    if (isLegacyClaudeModel(model)) return request(completeUrl(target), legacyBody(body, model));
     const json = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: defaultMaxTokens(target.options, target.requestModel) });
     if (adapt) enableThinking(json, target.options);
-    return { url: messagesUrl(target), method: 'POST', headers, body: JSON.stringify(json), model };
+    return request(messagesUrl(target), json);
   },
 
   parseResponse(mode, json, target) {

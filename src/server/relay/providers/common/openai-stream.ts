@@ -23,6 +23,8 @@ export interface OpenAIStreamOptions {
   readUsage: (raw: unknown) => Usage | undefined;
   /** Model to name in a synthesised usage chunk when upstream sent no chunk at all. */
   model: string;
+  /** `completions` streams are `text_completion` objects. */
+  mode: 'chat' | 'completions';
 }
 
 const CHUNK_KEYS = ['id', 'object', 'created', 'model', 'system_fingerprint'] as const;
@@ -86,7 +88,9 @@ export class OpenAIPassThroughStream implements StreamConverter {
     }
     const usage = finalUsage(this.usage, fallbackUsage);
     if (this.options.includeUsage && !this.usageSentToClient && usage) {
-      out.push(sseJson(usageChunk(this.meta, usage)));
+      const chunk = usageChunk(this.meta, usage);
+      if (this.options.mode === 'completions') chunk.object = 'text_completion';
+      out.push(sseJson(chunk));
       this.usageSentToClient = true;
     }
     return { out, usage };

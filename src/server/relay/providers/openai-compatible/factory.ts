@@ -86,6 +86,7 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
         thinkingToContent: target.setting.thinking_to_content === true,
         readUsage,
         model: resolveModel(target.upstreamModel).model,
+        mode: mode === 'completions' ? 'completions' : 'chat',
       });
     },
 

@@ -1,6 +1,7 @@
 /** The OpenAI request adjustments every OpenAI-shaped family shares (reference §4.3, §5.1). */
 import { type JsonObject, arr, isRecord, obj } from '../common/json';
 import { isReasoningModel, type ReasoningEffort, takesDeveloperRole } from '../common/reasoning';
+import { applyStreamFlag } from '../common/stream-flag';
 import type { RelayMode } from '../types';
 
 export interface AdjustOptions {
@@ -31,6 +32,7 @@ export function adjustOpenAIBody(body: JsonObject, options: AdjustOptions): Json
  * the stream converter hides that chunk from clients that did not ask for it.
  */
 function applyStreamOptions(out: JsonObject, options: AdjustOptions): void {
+  applyStreamFlag(out, options.stream);
   if (!options.stream || !options.streamUsage) {
     delete out.stream_options;
     return;
