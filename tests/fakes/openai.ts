@@ -13,6 +13,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_BILLING, installBillingRoutes, type FakeBilling } from './openai-billing';
 import { installModelRoutes } from './openai-routes';
 import { type ScriptEntry, ScriptQueue, type ScriptedReply } from './script';
 
@@ -62,6 +63,8 @@ export interface FakeOpenAI {
   defaultReply: ScriptedReply;
   /** The OpenAI error reply for a missing or unknown key, or undefined when the key is good. */
   checkAuth(request: FakeRequest): FakeReply | undefined;
+  /** What the dashboard billing endpoints answer (openai-billing.ts). */
+  billing: FakeBilling;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     set defaultReply(reply) {
       queue.defaultReply = reply;
     },
+    billing: { ...DEFAULT_BILLING },
     checkAuth(request) {
       if (request.bearer && fake.keys.has(request.bearer)) return undefined;
       return openaiError(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
@@ -130,6 +134,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   fake.route('GET', '/v1/models', (request) => fake.checkAuth(request) ?? modelList(fake, ''));
   fake.route('GET', '/v1beta/openai/models', (request) => fake.checkAuth(request) ?? modelList(fake, 'models/'));
   installModelRoutes(fake, queue);
+  installBillingRoutes(fake);
 
   const server = createServer((req, res) => {
     void (async () => {

@@ -28,6 +28,7 @@ import {
 } from '../../services/channels/channel.service';
 import type { RouteDeps } from '../deps';
 import { parseIdParam } from '../params';
+import { registerChannelHealthRoutes } from './channel-health.routes';
 
 /** `created` of the catalogue's model objects, as the reference answers it. */
 const CATALOGUE_CREATED = 1626777600;
@@ -48,6 +49,8 @@ export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     const admin = { preHandler: guards.admin };
 
     app.get('/models', { preHandler: guards.user }, async () => ok(defaultModelsByType()));
+
+    registerChannelHealthRoutes(app, { ctx, guards });
 
     app.get<{ Querystring: ListQuery }>('/channel/', admin, async (request) => ok(await listChannels(ctx, request.query)));
 

@@ -6,7 +6,8 @@
  * enabled — a channel an administrator disabled (2) stays as it is.
  *
  * Every change goes through `setChannelStatus`, so abilities and every node's relay index
- * follow at once.
+ * follow at once. The notice is awaited (it never throws), so a run that reports "done"
+ * has sent every notice before; the relay does not wait for these calls.
  */
 import type { AppContext } from '../../context';
 import { CHANNEL_STATUS } from '../../../shared/channel-types';
@@ -24,7 +25,7 @@ async function currentStatus(ctx: AppContext, id: number): Promise<number | unde
 export async function autoDisableChannel(ctx: AppContext, channel: ChannelRef, reason: string, log: NoticeLogger): Promise<boolean> {
   if ((await currentStatus(ctx, channel.id)) !== CHANNEL_STATUS.enabled) return false;
   await setChannelStatus(ctx, [channel.id], CHANNEL_STATUS.autoDisabled, reason);
-  void notifyRoot(ctx, channelDisabledNotice(channel, reason), log);
+  await notifyRoot(ctx, channelDisabledNotice(channel, reason), log);
   return true;
 }
 
@@ -32,6 +33,6 @@ export async function autoDisableChannel(ctx: AppContext, channel: ChannelRef, r
 export async function autoEnableChannel(ctx: AppContext, channel: ChannelRef, log: NoticeLogger): Promise<boolean> {
   if ((await currentStatus(ctx, channel.id)) !== CHANNEL_STATUS.autoDisabled) return false;
   await setChannelStatus(ctx, [channel.id], CHANNEL_STATUS.enabled);
-  void notifyRoot(ctx, channelEnabledNotice(channel), log);
+  await notifyRoot(ctx, channelEnabledNotice(channel), log);
   return true;
 }

@@ -1,0 +1,208 @@
+/**
+ * Channel tests (gateway reference §7.4, §7.5). A single test answers whether the channel
+ * works and how long it took, records response_time (ms) and test_time, and writes the
+ * reference's `模型测试` consume log for root (nothing is deducted); it never changes the
+ * channel's status. "Test all" runs in the background, one run per node at a time, over the
+ * enabled and the automatically disabled channels (a channel an administrator disabled is
+ * left alone: it would never be re-enabled anyway), and changes statuses:
+ *   - enabled, auto_ban on, and the failure qualifies for automatic disable (with
+ *     AutomaticDisableChannelEnabled) or the test took longer than ChannelDisableThreshold
+ *     seconds (0 = never) → automatically disabled, with the reason;
+ *   - automatically disabled, AutomaticEnableChannelEnabled, and the test passed in time →
+ *     enabled again.
+ * Root is told about each change and, at the end, that the run finished.
+ */
+import type { AppContext } from '../../context';
+import { AppError, MSG } from '../../errors';
+import { CHANNEL_STATUS } from '../../../shared/channel-types';
+import { usageQuota } from '../../relay/billing/formula';
+import { priceFor, type PriceInfo } from '../../relay/billing/price';
+import { shouldDisable } from '../../relay/channels/health';
+import { toRelayChannel, type RelayChannel } from '../../relay/channels/channel-index';
+import { RelayError } from '../../relay/errors';
+import type { Usage } from '../../relay/providers/types';
+import { relayOf } from '../../relay/runtime';
+import { recordConsumption } from '../logs/consumption';
+import { CHANNEL_TESTS_DONE_NOTICE, notifyRoot } from '../notifications/channel-notices';
+import type { NoticeLogger } from '../notifications/notice';
+import { autoDisableChannel, autoEnableChannel } from './channel-auto-status';
+import { updateChannelColumns } from './channel.repository';
+import { probeChannel } from './channel-test.probe';
+
+export const MSG_CHANNEL_TEST = {
+  midjourney: 'midjourney channel test is not supported',
+  midjourneyPlus: 'midjourney plus channel test is not supported!!!',
+  suno: 'suno channel test is not supported',
+  running: '测试已在运行中',
+  logContent: '模型测试',
+  slow: (seconds: number, threshold: number) => `响应时间 ${seconds.toFixed(2)}s 超过阈值 ${threshold.toFixed(2)}s`,
+} as const;
+
+const UNTESTABLE: Record<number, string> = { 2: MSG_CHANNEL_TEST.midjourney, 5: MSG_CHANNEL_TEST.midjourneyPlus, 36: MSG_CHANNEL_TEST.suno };
+const FALLBACK_TEST_MODEL = 'gpt-4o-mini';
+/** The account the reference bills tests to (prices in its group, log under its name). */
+const TEST_USER_ID = 1;
+
+export interface ChannelTestResult {
+  success: boolean;
+  message: string;
+  /** Seconds the whole test took. */
+  time: number;
+  /** Why it failed (for the automatic-disable decision). */
+  error?: RelayError;
+}
+
+interface TestedChannel {
+  relay: RelayChannel;
+  status: number;
+  testModel: string;
+}
+
+/** The model a test uses: asked for, else the channel's test_model, else its first model. */
+function testModelOf(requested: string | undefined, testModel: string | null, models: string): string {
+  const first = models.split(',').map((m) => m.trim()).find(Boolean);
+  return requested?.trim() || testModel?.trim() || first || FALLBACK_TEST_MODEL;
+}
+
+async function loadChannel(ctx: AppContext, id: number, requestedModel?: string): Promise<TestedChannel> {
+  const row = await ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError(MSG.notFound);
+  return { relay: toRelayChannel(row), status: row.status, testModel: testModelOf(requestedModel, row.test_model, row.models) };
+}
+
+interface TestBilling {
+  user: { username: string; group: string };
+  /** The model's price in the test user's group, the group ratio left out (the reference's test log). */
+  price: PriceInfo;
+}
+
+function acceptsUnset(setting: string): boolean {
+  try {
+    return (JSON.parse(setting || '{}') as { accept_unset_model_ratio_model?: unknown }).accept_unset_model_ratio_model === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Prices the test before the call: an unpriced model fails the test, as in the reference. */
+async function testBilling(ctx: AppContext, model: string): Promise<TestBilling | undefined> {
+  const user = await ctx.db.selectFrom('users').select(['username', 'group', 'setting']).where('id', '=', TEST_USER_ID).executeTakeFirst();
+  if (!user) return undefined;
+  const price = priceFor(ctx.options, { model, group: user.group, userId: TEST_USER_ID, acceptUnset: acceptsUnset(user.setting) });
+  return { user, price: { ...price, groupRatio: 1 } };
+}
+
+/** The reference's test log: root, token name and content `模型测试`; nothing is deducted. */
+async function logTest(ctx: AppContext, billing: TestBilling, channel: RelayChannel, model: string, usage: Usage, seconds: number): Promise<void> {
+  const { user, price } = billing;
+  await recordConsumption(ctx, {
+    userId: TEST_USER_ID,
+    username: user.username,
+    tokenId: 0,
+    tokenName: MSG_CHANNEL_TEST.logContent,
+    modelName: model,
+    quota: usageQuota(usage, price, 'round'),
+    promptTokens: usage.promptTokens,
+    completionTokens: usage.completionTokens,
+    useTime: Math.round(seconds),
+    isStream: false,
+    channelId: channel.id,
+    group: user.group,
+    content: MSG_CHANNEL_TEST.logContent,
+    other: {
+      model_ratio: price.modelRatio,
+      group_ratio: price.groupRatio,
+      completion_ratio: price.completionRatio,
+      cache_tokens: usage.cachedTokens ?? 0,
+      cache_ratio: price.cacheRatio,
+      model_price: price.usePrice ? price.modelPrice : -1,
+      frt: -1000,
+    },
+  });
+}
+
+async function run(ctx: AppContext, channel: TestedChannel): Promise<ChannelTestResult> {
+  const untestable = UNTESTABLE[channel.relay.type];
+  if (untestable) return { success: false, message: untestable, time: 0 };
+  const rt = relayOf(ctx);
+  if (!rt) throw new AppError('relay not running');
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  let result: ChannelTestResult;
+  try {
+    const billing = await testBilling(ctx, channel.testModel);
+    const { usage } = await probeChannel(rt, channel.relay, channel.testModel);
+    if (billing) await logTest(ctx, billing, channel.relay, channel.testModel, usage, elapsed());
+    result = { success: true, message: '', time: elapsed() };
+  } catch (err) {
+    // Unpriced models fail here too, as in the reference (a local error: never a reason to disable).
+    const error = err instanceof RelayError ? err : new RelayError(500, err instanceof Error ? err.message : String(err));
+    result = { success: false, message: error.message, time: elapsed(), error };
+  }
+  await updateChannelColumns(ctx.db, [channel.relay.id], { response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000) });
+  return result;
+}
+
+/** GET /api/channel/test/:id: tests one channel with `model` or its default test model. */
+export async function testChannel(ctx: AppContext, id: number, model?: string): Promise<ChannelTestResult> {
+  return run(ctx, await loadChannel(ctx, id, model));
+}
+
+/** What a finished test means for the channel's status (the "test all" rules above). */
+async function applyVerdict(ctx: AppContext, channel: TestedChannel, result: ChannelTestResult, log: NoticeLogger): Promise<void> {
+  const threshold = ctx.options.number('ChannelDisableThreshold');
+  const slow = threshold > 0 && result.time > threshold;
+  const ref = { id: channel.relay.id, name: channel.relay.name };
+  if (channel.status === CHANNEL_STATUS.enabled && channel.relay.autoBan) {
+    const qualifies = result.error !== undefined && ctx.options.bool('AutomaticDisableChannelEnabled') && shouldDisable(ctx, channel.relay.type, result.error);
+    if (slow) await autoDisableChannel(ctx, ref, MSG_CHANNEL_TEST.slow(result.time, threshold), log);
+    else if (qualifies) await autoDisableChannel(ctx, ref, result.message, log);
+  } else if (channel.status === CHANNEL_STATUS.autoDisabled && result.success && !slow && ctx.options.bool('AutomaticEnableChannelEnabled')) {
+    await autoEnableChannel(ctx, ref, log);
+  }
+}
+
+const runs = new WeakMap<AppContext, Promise<void>>();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function testAll(ctx: AppContext, log: NoticeLogger, notify: boolean): Promise<void> {
+  const ids = await ctx.db
+    .selectFrom('channels')
+    .select('id')
+    .where('status', 'in', [CHANNEL_STATUS.enabled, CHANNEL_STATUS.autoDisabled])
+    .orderBy('id')
+    .execute();
+  const pauseMs = Math.max(0, ctx.config.pollingIntervalSeconds) * 1000;
+  for (const [i, { id }] of ids.entries()) {
+    if (i > 0 && pauseMs > 0) await sleep(pauseMs);
+    try {
+      // Read again: the channel may have changed (or gone) while earlier ones were tested.
+      const channel = await loadChannel(ctx, id);
+      if (channel.status === CHANNEL_STATUS.disabled) continue;
+      await applyVerdict(ctx, channel, await run(ctx, channel), log);
+    } catch (err) {
+      if (!(err instanceof AppError)) log.warn({ channelId: id, reason: err instanceof Error ? err.message : String(err) }, 'channel test failed');
+    }
+  }
+  if (notify) await notifyRoot(ctx, CHANNEL_TESTS_DONE_NOTICE, log);
+}
+
+/**
+ * GET /api/channel/test: starts testing every channel in the background and returns at
+ * once; refuses while a run of this node is still going. `notify` tells root at the end
+ * (manual runs; the reference's scheduled runs stay quiet).
+ */
+export function startChannelTests(ctx: AppContext, log: NoticeLogger, notify = true): Promise<void> {
+  if (runs.has(ctx)) throw new AppError(MSG_CHANNEL_TEST.running);
+  const running = testAll(ctx, log, notify)
+    .catch((err: unknown) => log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'channel tests stopped'))
+    .finally(() => runs.delete(ctx));
+  runs.set(ctx, running);
+  return running;
+}
+
+/** The run in progress on this node, if any (tests and shutdown wait for it). */
+export function channelTestsRunning(ctx: AppContext): Promise<void> | undefined {
+  return runs.get(ctx);
+}
