@@ -1,0 +1,35 @@
+/** What a declared form shows and sends. Pure, so each rule is unit-tested. */
+import type { FormFieldDef, FormMode } from '../../shared/resources/definition';
+import { matches } from './conditions';
+
+type Values = Record<string, unknown>;
+
+export function fieldsFor(fields: FormFieldDef[], mode: FormMode): FormFieldDef[] {
+  return fields.filter((f) => !f.modes || f.modes.includes(mode));
+}
+
+/** Fields shown for the current values (conditional fields follow `visibleWhen`). */
+export function visibleFields(fields: FormFieldDef[], values: Values): FormFieldDef[] {
+  return fields.filter((f) => matches(f.visibleWhen, values));
+}
+
+/** Create-mode initial values from the declared defaults. */
+export function defaultValues(fields: FormFieldDef[]): Values {
+  return Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.field, f.default]));
+}
+
+/**
+ * The body to send: shown, editable fields only; an empty password means "unchanged" and
+ * is left out; blank numbers are left out rather than sent as null.
+ */
+export function submittedValues(fields: FormFieldDef[], values: Values): Values {
+  const out: Values = {};
+  for (const field of visibleFields(fields, values)) {
+    if (field.kind === 'readonly') continue;
+    const value = values[field.field];
+    if (field.kind === 'password' && (value === undefined || value === '')) continue;
+    if ((field.kind === 'number' || field.kind === 'quota') && (value === undefined || value === null || value === '')) continue;
+    out[field.field] = value === undefined ? '' : value;
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+/**
+ * The actions of one row, from the declaration: visible and disabled by data conditions,
+ * confirmed when declared, the rest in a "more" menu. A soft-deleted row offers nothing.
+ */
+import { MoreOutlined } from '@ant-design/icons';
+import { App, Button, Dropdown, Popconfirm, Space, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
+import { matches } from './conditions';
+
+type Row = Record<string, unknown>;
+
+interface RowActionsProps {
+  resource: ResourceDefinition;
+  row: Row;
+  busy: string | null;
+  run: (action: RowActionDef, row: Row) => Promise<boolean>;
+}
+
+export function isSoftDeleted(resource: ResourceDefinition, row: Row): boolean {
+  return Boolean(resource.softDelete && matches({ field: resource.softDelete.field, present: true }, row));
+}
+
+export function RowActions({ resource, row, busy, run }: RowActionsProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { modal } = App.useApp();
+  if (isSoftDeleted(resource, row)) return <Tag color="default">{t(resource.softDelete!.labelKey)}</Tag>;
+
+  const actions = (resource.rowActions ?? []).filter((a) => matches(a.visibleWhen, row));
+  const trigger = (action: RowActionDef) => {
+    if (action.kind === 'edit' && resource.routes.edit) navigate(resource.routes.edit.replace(':id', String(row.id)));
+    else void run(action, row);
+  };
+
+  const button = (action: RowActionDef) => {
+    const disabled = action.disabledWhen ? matches(action.disabledWhen, row) : false;
+    const loading = busy === `${action.key}:${String(row.id)}`;
+    const node = (
+      <Button
+        key={action.key}
+        size="small"
+        type={action.kind === 'edit' ? 'primary' : 'default'}
+        ghost={action.kind === 'edit'}
+        danger={action.danger}
+        disabled={disabled}
+        loading={loading}
+        onClick={action.confirm ? undefined : () => trigger(action)}
+        data-testid={`row-action-${action.key}`}
+      >
+        {t(action.labelKey)}
+      </Button>
+    );
+    if (!action.confirm || disabled) return node;
+    return (
+      <Popconfirm
+        key={action.key}
+        title={t(action.confirm.titleKey)}
+        description={action.confirm.contentKey ? t(action.confirm.contentKey) : undefined}
+        okButtonProps={{ danger: action.danger }}
+        onConfirm={() => trigger(action)}
+      >
+        {node}
+      </Popconfirm>
+    );
+  };
+
+  const inline = actions.filter((a) => !a.inMenu);
+  const menu = actions.filter((a) => a.inMenu);
+  return (
+    <Space size={[4, 4]} wrap>
+      {inline.map(button)}
+      {menu.length > 0 && (
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: menu.map((a) => ({ key: a.key, label: t(a.labelKey), danger: a.danger, disabled: a.disabledWhen ? matches(a.disabledWhen, row) : false })),
+            onClick: ({ key }) => {
+              const action = menu.find((a) => a.key === key);
+              if (!action) return;
+              if (!action.confirm) return trigger(action);
+              modal.confirm({
+                title: t(action.confirm.titleKey),
+                content: action.confirm.contentKey ? t(action.confirm.contentKey) : undefined,
+                okButtonProps: { danger: action.danger },
+                onOk: () => trigger(action),
+              });
+            },
+          }}
+        >
+          <Button size="small" icon={<MoreOutlined />} aria-label={t('crud.actions.more')} />
+        </Dropdown>
+      )}
+    </Space>
+  );
+}

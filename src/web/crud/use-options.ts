@@ -1,0 +1,19 @@
+/** Select options for an `OptionSource`; fetched lists are cached per URL by refine. */
+import { useCustom } from '@refinedev/core';
+import { useTranslation } from 'react-i18next';
+import type { OptionSource } from '../../shared/resources/definition';
+import { fetchedOptions, staticOptions, type SelectOption } from './options-source';
+
+export function useOptions(source: OptionSource | undefined): { options: SelectOption[]; loading: boolean } {
+  const { t } = useTranslation();
+  const url = source?.kind === 'fetch' ? source.url : '';
+  const { query, result } = useCustom({
+    url,
+    method: 'get',
+    queryOptions: { enabled: Boolean(url), staleTime: 60_000 },
+    errorNotification: false,
+  });
+  if (!source) return { options: [], loading: false };
+  if (source.kind === 'static') return { options: staticOptions(source, t), loading: false };
+  return { options: fetchedOptions(result?.data, source), loading: query.isLoading };
+}

@@ -1,0 +1,55 @@
+/**
+ * The footer (seed 001 §2): the configured HTML footer, else a default credit with the
+ * version. The stored footer is checked every 200 ms, up to 5 times, until it is there.
+ */
+import { Typography } from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { readText, STORAGE_KEYS } from '../storage';
+import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
+import { usePublicStatus, useStatusFresh } from '../state/status-context';
+
+export const FOOTER_RETRY_MS = 200;
+export const FOOTER_RETRIES = 5;
+
+function useFooterHtml(): string {
+  const fresh = useStatusFresh();
+  const [html, setHtml] = useState(() => readText(STORAGE_KEYS.footerHtml) ?? '');
+  useEffect(() => {
+    let tries = 0;
+    let timer: number | undefined;
+    const check = () => {
+      const value = readText(STORAGE_KEYS.footerHtml) ?? '';
+      setHtml(value);
+      if (!value && ++tries < FOOTER_RETRIES) timer = window.setTimeout(check, FOOTER_RETRY_MS);
+    };
+    check();
+    return () => window.clearTimeout(timer);
+  }, [fresh]);
+  return html;
+}
+
+export function AppFooter() {
+  const { t } = useTranslation();
+  const status = usePublicStatus();
+  const html = useFooterHtml();
+
+  if (html) return <div className="sy-footer sy-footer-custom" dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    <div className="sy-footer">
+      <Typography.Text type="secondary">
+        {t('footer.credit', { name: status.system_name || DEFAULT_SYSTEM_NAME, version: status.version ?? '' })}{' '}
+        <Link to="/about">{t('nav.about')}</Link>
+        {status.docs_link && (
+          <>
+            {' · '}
+            <a href={status.docs_link} target="_blank" rel="noreferrer">
+              {t('nav.docs')}
+            </a>
+          </>
+        )}
+      </Typography.Text>
+    </div>
+  );
+}

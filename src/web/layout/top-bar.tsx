@@ -1,0 +1,85 @@
+/**
+ * The top bar (seed 001 §2): brand, Home / Console / Pricing / Docs / About, the Self-use
+ * and Demo badges, the New Year easter egg, theme toggle, language menu and user menu.
+ * On phones the links move into the navigation drawer behind the menu button.
+ */
+import { MenuOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
+import { Button, Menu, Space, Tag, Tooltip, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { isRouted } from '../routes';
+import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME } from '../state/public-status';
+import { usePublicStatus } from '../state/status-context';
+import { useThemeMode } from '../state/theme-context';
+import { useStoredUser } from '../state/use-stored-user';
+import { LanguageMenu } from './language-menu';
+import { buildTopLinks } from './nav-model';
+import { NewYearEgg } from './new-year-egg';
+import { selectedKey } from './side-nav';
+import { useIsMobile } from './use-is-mobile';
+import { UserMenu } from './user-menu';
+
+function ModeBadges({ compact }: { compact: boolean }) {
+  const { t } = useTranslation();
+  const status = usePublicStatus();
+  return (
+    <>
+      {status.self_use_mode_enabled && (
+        <Tag color="purple" style={{ marginInlineEnd: 0 }}>
+          {t(compact ? 'header.selfUseShort' : 'header.selfUse')}
+        </Tag>
+      )}
+      {status.demo_site_enabled && (
+        <Tag color="gold" style={{ marginInlineEnd: 0 }}>
+          {t(compact ? 'header.demoShort' : 'header.demo')}
+        </Tag>
+      )}
+    </>
+  );
+}
+
+export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const status = usePublicStatus();
+  const user = useStoredUser();
+  const { mode, toggle } = useThemeMode();
+  const isMobile = useIsMobile();
+  const links = buildTopLinks({ status, role: user?.role ?? 0, isRouted });
+  const internal = links.filter((l) => !l.external).map((l) => l.path);
+  const active = pathname === '/' ? '/' : selectedKey(pathname, internal);
+
+  return (
+    <div className="sy-topbar">
+      {isMobile && <Button type="text" icon={<MenuOutlined />} onClick={onOpenMenu} aria-label={t('header.openMenu')} data-testid="open-menu" />}
+      <Link to="/" className="sy-brand">
+        <img src={status.logo || DEFAULT_LOGO} alt="" width={28} height={28} />
+        {!isMobile && (
+          <Typography.Text strong className="sy-brand-name">
+            {status.system_name || DEFAULT_SYSTEM_NAME}
+          </Typography.Text>
+        )}
+      </Link>
+      {!isMobile && (
+        <Menu
+          mode="horizontal"
+          className="sy-topnav"
+          selectedKeys={active ? [active] : []}
+          items={links.map((l) => ({ key: l.external ? `ext:${l.path}` : l.path, label: t(l.labelKey) }))}
+          onClick={({ key }) => (key.startsWith('ext:') ? window.open(key.slice(4), '_blank', 'noopener') : navigate(key))}
+          data-testid="top-nav"
+        />
+      )}
+      <Space size={isMobile ? 2 : 6} className="sy-topbar-right">
+        <ModeBadges compact={isMobile} />
+        <NewYearEgg />
+        <Tooltip title={t(mode === 'dark' ? 'header.lightMode' : 'header.darkMode')}>
+          <Button type="text" icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />} onClick={toggle} aria-label={t('header.toggleTheme')} data-testid="theme-toggle" />
+        </Tooltip>
+        <LanguageMenu />
+        <UserMenu />
+      </Space>
+    </div>
+  );
+}

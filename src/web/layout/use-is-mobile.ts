@@ -1,0 +1,15 @@
+/** True at or below the seed's mobile breakpoint (600 px). */
+import { useSyncExternalStore } from 'react';
+
+export const MOBILE_BREAKPOINT = 600;
+const QUERY = `(max-width: ${MOBILE_BREAKPOINT}px)`;
+
+function subscribe(onChange: () => void): () => void {
+  const list = window.matchMedia(QUERY);
+  list.addEventListener('change', onChange);
+  return () => list.removeEventListener('change', onChange);
+}
+
+export function useIsMobile(): boolean {
+  return useSyncExternalStore(subscribe, () => window.matchMedia(QUERY).matches);
+}

@@ -1,0 +1,81 @@
+/**
+ * /login (seed 000 §2): username or email and password; the expired notice; a remembered
+ * `aff`; third-party buttons for enabled providers; the bot check when on.
+ */
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Form, Input, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { login } from '../../auth-provider';
+import { usePublicStatus } from '../../state/status-context';
+import { api } from '../../state/wire';
+import { AccountCard } from './account-card';
+import { useRememberedAff } from './remember-aff';
+import { ThirdPartyLogin } from './third-party-login';
+import { useFinishLogin } from './use-finish-login';
+import { useTurnstile } from './use-turnstile';
+
+interface LoginValues {
+  username?: string;
+  password?: string;
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const status = usePublicStatus();
+  const aff = useRememberedAff();
+  const turnstile = useTurnstile();
+  const finish = useFinishLogin();
+  const [busy, setBusy] = useState(false);
+  const from = (location.state as { from?: string } | null)?.from;
+
+  const submit = async ({ username, password }: LoginValues) => {
+    if (!username?.trim() || !password) {
+      void message.error(t('auth.login.missing'));
+      return;
+    }
+    if (!turnstile.ready()) return;
+    setBusy(true);
+    try {
+      const user = await login(api, { username: username.trim(), password, turnstile: turnstile.token });
+      finish(user, from && from !== '/login' ? from : undefined);
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AccountCard title={t('auth.login.title')}>
+      {params.get('expired') === 'true' && <Alert type="warning" showIcon message={t('errors.expired')} style={{ marginBottom: 16 }} data-testid="expired-notice" />}
+      <Form<LoginValues> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} size="large">
+        <Form.Item name="username">
+          <Input prefix={<UserOutlined />} placeholder={t('auth.login.username')} autoComplete="username" data-testid="login-username" />
+        </Form.Item>
+        <Form.Item name="password">
+          <Input.Password prefix={<LockOutlined />} placeholder={t('auth.login.password')} autoComplete="current-password" data-testid="login-password" />
+        </Form.Item>
+        {turnstile.widget}
+        <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+          {t('auth.login.submit')}
+        </Button>
+      </Form>
+      <Space className="sy-account-links" wrap>
+        <Typography.Text type="secondary">
+          {t('auth.login.forgot')} <Link to="/reset">{t('auth.login.resetLink')}</Link>
+        </Typography.Text>
+        {!status.self_use_mode_enabled && (
+          <Typography.Text type="secondary">
+            {t('auth.login.noAccount')} <Link to="/register">{t('auth.login.registerLink')}</Link>
+          </Typography.Text>
+        )}
+      </Space>
+      <ThirdPartyLogin aff={aff} />
+    </AccountCard>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * The hand-written pages by path, each loaded on first visit (its own chunk), with who may
+ * open it. The record's type makes every path of `page-paths.ts` have exactly one page.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { PagePath } from './page-paths';
+
+export type Access = 'public' | 'user' | 'admin';
+
+export interface PageRoute {
+  access: Access;
+  component: LazyExoticComponent<ComponentType>;
+}
+
+/** A lazily loaded named export. */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyExoticComponent<ComponentType> {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+export const PAGES: Record<PagePath, PageRoute> = {
+  '/': { access: 'public', component: page(() => import('./home/home-page'), 'HomePage') },
+  '/about': { access: 'public', component: page(() => import('./about/about-page'), 'AboutPage') },
+  '/login': { access: 'public', component: page(() => import('./account/login-page'), 'LoginPage') },
+  '/register': { access: 'public', component: page(() => import('./account/register-page'), 'RegisterPage') },
+  '/reset': { access: 'public', component: page(() => import('./account/reset-request-page'), 'ResetRequestPage') },
+  '/user/reset': { access: 'public', component: page(() => import('./account/reset-confirm-page'), 'ResetConfirmPage') },
+  '/oauth/:provider': { access: 'public', component: page(() => import('./account/oauth-callback-page'), 'OAuthCallbackPage') },
+  '/personal': { access: 'user', component: page(() => import('./personal/personal-page'), 'PersonalPage') },
+  '/setting': { access: 'admin', component: page(() => import('./settings/settings-page'), 'SettingsPage') },
+};

@@ -1,0 +1,50 @@
+/**
+ * Makes the public status available to every screen. The stored copy is used at once; the
+ * server's answer replaces it when it arrives (and is stored for the next start).
+ */
+import { App } from 'antd';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { readStoredStatus, storeStatus, type PublicStatus } from './public-status';
+import { api } from './wire';
+
+interface StatusState {
+  status: PublicStatus;
+  /** True once the server answered during this visit. */
+  fresh: boolean;
+}
+
+const StatusContext = createContext<StatusState>({ status: {}, fresh: false });
+
+export function StatusProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [state, setState] = useState<StatusState>(() => ({ status: readStoredStatus(), fresh: false }));
+
+  useEffect(() => {
+    let cancelled = false;
+    api
+      .request<PublicStatus>('get', '/api/status')
+      .then((status) => {
+        if (cancelled) return;
+        storeStatus(status);
+        setState({ status, fresh: true });
+      })
+      .catch(() => {
+        if (!cancelled) void message.error(t('errors.statusLoad'));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [message, t]);
+
+  return <StatusContext.Provider value={state}>{children}</StatusContext.Provider>;
+}
+
+export function usePublicStatus(): PublicStatus {
+  return useContext(StatusContext).status;
+}
+
+export function useStatusFresh(): boolean {
+  return useContext(StatusContext).fresh;
+}

@@ -1,0 +1,18 @@
+/**
+ * refine's notifications as antd toasts, like every other message of the console
+ * (seed 000 §8: the generic handler shows a toast).
+ */
+import type { NotificationProvider } from '@refinedev/core';
+import { App } from 'antd';
+
+export function useToastNotificationProvider(): NotificationProvider {
+  const { message } = App.useApp();
+  return {
+    open: ({ key, type, message: title, description }) => {
+      const content = description ? (title ? `${title}: ${description}` : description) : title;
+      if (type === 'progress') void message.loading({ key, content });
+      else void message.open({ key, type, content });
+    },
+    close: (key) => message.destroy(key),
+  };
+}

@@ -1,0 +1,7 @@
+/** The signed-in user as a React value that follows login, logout and account deletion. */
+import { useSyncExternalStore } from 'react';
+import { getStoredUser, subscribeUser, type StoredUser } from '../auth-provider';
+
+export function useStoredUser(): StoredUser | undefined {
+  return useSyncExternalStore(subscribeUser, getStoredUser);
+}
