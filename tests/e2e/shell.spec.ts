@@ -1,0 +1,99 @@
+/** The frame: top bar, language and theme (kept locally), guards, not-found, phone width. */
+import { expect, test } from '@playwright/test';
+import { freshStorage, login, ROOT, shot } from './helpers';
+
+test.beforeEach(async ({ page }) => {
+  await freshStorage(page);
+});
+
+test('a guest sees the home page in Chinese with the top bar', async ({ page }) => {
+  await page.goto('/');
+  const nav = page.getByTestId('top-nav');
+  await expect(nav.getByText('首页')).toBeVisible();
+  await expect(nav.getByText('关于')).toBeVisible();
+  await expect(page.getByRole('button', { name: '登录', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: '注册', exact: true })).toBeVisible();
+  await expect(page.getByText('系统状况')).toBeVisible();
+  await expect(page.locator('.sy-footer')).toContainText('v0.');
+  await shot(page, 'home-zh-light');
+});
+
+test('language switches to English and stays after a reload', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('language-menu').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByTestId('top-nav').getByText('Home')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
+  await page.reload();
+  await expect(page.getByTestId('top-nav').getByText('About')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
+  await shot(page, 'home-en-light');
+  await page.goto('/login');
+  await shot(page, 'login-en-light');
+});
+
+test('theme switches to dark and stays after a reload', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  const lightBg = await page.locator('.sy-header').evaluate((el) => getComputedStyle(el).backgroundColor);
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(await page.evaluate(() => localStorage.getItem('theme-mode'))).toBe('dark');
+  const darkBg = await page.locator('.sy-header').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(darkBg).not.toBe(lightBg);
+  await shot(page, 'home-zh-dark');
+  await page.goto('/login');
+  await shot(page, 'login-zh-dark');
+  await page.goto('/register');
+  await shot(page, 'register-zh-dark');
+});
+
+test('protected routes send a guest to /login; unknown routes say not found', async ({ page }) => {
+  await page.goto('/user');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/personal');
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto('/no/such/page');
+  await expect(page.getByText('页面不存在', { exact: true })).toBeVisible();
+  await expect(page.getByText('请检查地址是否正确')).toBeVisible();
+  await shot(page, 'not-found-zh');
+});
+
+test('the login page shows the expired notice', async ({ page }) => {
+  await page.goto('/login?expired=true');
+  await expect(page.getByTestId('expired-notice')).toContainText('未登录或登录已过期，请重新登录');
+  await shot(page, 'login-expired-zh');
+});
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the layout fits and the navigation opens from the menu button', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('top-nav')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: '注册', exact: true })).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'mobile-home');
+    await page.goto('/login');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'mobile-login');
+
+    await login(page, ROOT.username, ROOT.password);
+    await page.getByRole('button', { name: '确定' }).click();
+    await page.goto('/user');
+    await expect(page.getByRole('cell', { name: 'root' }).first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'mobile-users');
+    await page.getByTestId('open-menu').click();
+    const drawer = page.locator('.ant-drawer');
+    await expect(drawer.getByText('用户管理')).toBeVisible();
+    await expect(drawer.getByText('首页')).toBeVisible();
+    await shot(page, 'mobile-menu');
+    await drawer.getByText('个人设置').click();
+    await expect(page).toHaveURL(/\/personal$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shot(page, 'mobile-personal');
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * The console's two languages stay complete: Chinese and English have the same keys, and
+ * every key the source names (t('...') calls and the declarations' *Key fields) exists.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import zh from '../../src/web/locales/zh.json';
+import en from '../../src/web/locales/en.json';
+import { RESOURCES } from '../../resources';
+import { SIDE_NAV } from '../../src/web/layout/nav-model';
+
+function flatten(obj: unknown, prefix = ''): string[] {
+  if (typeof obj !== 'object' || obj === null) return [prefix];
+  return Object.entries(obj).flatMap(([k, v]) => flatten(v, prefix ? `${prefix}.${k}` : k));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Every string value under a key ending in `Key` (labelKey, titleKey ...), anywhere in `value`. */
+function declaredKeys(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(declaredKeys);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => (/Key$/.test(k) && typeof v === 'string' ? [v] : declaredKeys(v)));
+}
+
+const zhKeys = new Set(flatten(zh));
+
+describe('console locales', () => {
+  it('have the same keys in Chinese and English', () => {
+    expect(flatten(en).sort()).toEqual([...zhKeys].sort());
+  });
+
+  it('have no empty text', () => {
+    for (const [lang, table] of [['zh', zh], ['en', en]] as const) {
+      const empty = flatten(table).filter((key) => key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], table) === '');
+      expect(empty, lang).toEqual([]);
+    }
+  });
+
+  it('hold every key the declarations and the navigation name', () => {
+    const named = [...declaredKeys(RESOURCES), ...declaredKeys(SIDE_NAV), ...RESOURCES.flatMap((r) => [r.messages?.created, r.messages?.updated]).filter(Boolean)];
+    expect(named.filter((k) => !zhKeys.has(k as string))).toEqual([]);
+  });
+
+  it('hold every literal key the console passes to t()', () => {
+    const used = sourceFiles(join(dirname(fileURLToPath(import.meta.url)), '../../src/web')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z][\w]*(?:\.[\w]+)+)'/g)].map((m) => m[1]),
+    );
+    expect(used.length).toBeGreaterThan(50);
+    expect([...new Set(used)].filter((k) => !zhKeys.has(k))).toEqual([]);
+  });
+});
