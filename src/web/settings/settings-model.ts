@@ -103,10 +103,10 @@ function propertyUi(field: FieldModel, lang: string, role: number): UiSchema {
   const enumNames = lang === 'en' ? ui.enumNames : (field.schema['x-i18n']?.[lang]?.enumNames ?? ui.enumNames);
   const options: Record<string, unknown> = {};
   for (const hint of ['unit', 'step', 'separator', 'confirmOff', 'action'] as const) if (ui[hint] !== undefined) options[hint] = ui[hint];
-  if (enumNames) options.enumNames = enumNames;
+  if (Array.isArray(enumNames)) options.enumNames = enumNames;
   if (field.widget === 'switch') options.label = false;
   if (field.widget === 'textarea') options.rows = 5;
-  const out: UiSchema = { 'ui:widget': field.widget, 'ui:options': options };
+  const out: UiSchema = { 'ui:widget': field.widget, 'ui:options': options as UiSchema['ui:options'] };
   if (typeof ui.placeholder === 'string') out['ui:placeholder'] = ui.placeholder;
   if (field.root && role < ROOT_ROLE) out['ui:disabled'] = true;
   return out;

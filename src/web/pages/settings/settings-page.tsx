@@ -1,62 +1,57 @@
 /**
- * /setting (admins): the current options as a read-only, searchable list
- * (GET /api/option/). The tabbed settings forms rendered from schemas/options replace
- * this page in the settings work.
+ * /setting (admins; the tab in `?tab=`, operation by default): the settings tabs rendered
+ * from schemas/options — one card per schema file, in the current language, the system tab
+ * for the super administrator only. The page knows no option key: see src/web/settings.
  */
-import { Alert, Card, Input, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, Card, Space, Spin, Tabs } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../state/wire';
-
-interface OptionRow {
-  key: string;
-  value: string;
-}
+import { useSearchParams } from 'react-router';
+import type { SettingsTab } from '../../../shared/options/catalogue';
+import { currentLanguage } from '../../i18n';
+import { CATALOGUE } from '../../settings/catalogue-source';
+import { SettingsSection } from '../../settings/settings-section';
+import { buildSettingsModel } from '../../settings/settings-model';
+import { useOptionEntries } from '../../settings/use-option-entries';
+import { useStoredUser } from '../../state/use-stored-user';
+import '../../settings/settings.css';
 
 export function SettingsPage() {
-  const { t } = useTranslation();
-  const [rows, setRows] = useState<OptionRow[]>([]);
-  const [error, setError] = useState('');
-  const [loading, setLoading] = useState(true);
-  const [filter, setFilter] = useState('');
+  const { t, i18n } = useTranslation();
+  const role = useStoredUser()?.role ?? 0;
+  const lang = i18n.language ? currentLanguage() : 'zh';
+  const tabs = useMemo(() => buildSettingsModel(CATALOGUE.sections, { lang, role }), [lang, role]);
+  const [params, setParams] = useSearchParams();
+  const options = useOptionEntries();
+  const wanted = params.get('tab') as SettingsTab | null;
+  const active = tabs.find((x) => x.tab === wanted)?.tab ?? tabs[0]?.tab;
 
-  useEffect(() => {
-    api
-      .request<OptionRow[]>('get', '/api/option/')
-      .then((data) => setRows(Array.isArray(data) ? data : []))
-      .catch((err: Error) => setError(err.message))
-      .finally(() => setLoading(false));
-  }, []);
-
-  const needle = filter.trim().toLowerCase();
-  const shown = needle ? rows.filter((r) => r.key.toLowerCase().includes(needle)) : rows;
   return (
-    <Card
-      title={t('settings.title')}
-      extra={<Input.Search allowClear placeholder={t('settings.search')} onChange={(e) => setFilter(e.target.value)} style={{ width: 240, maxWidth: '100%' }} />}
-    >
-      <Typography.Paragraph type="secondary">{t('settings.readOnly')}</Typography.Paragraph>
-      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
-      <Table<OptionRow>
-        rowKey="key"
-        size="small"
-        loading={loading}
-        dataSource={shown}
-        pagination={{ pageSize: 20, showSizeChanger: false }}
-        scroll={{ x: 'max-content' }}
-        columns={[
-          { key: 'key', dataIndex: 'key', title: t('settings.key'), width: 280 },
-          {
-            key: 'value',
-            dataIndex: 'value',
-            title: t('settings.value'),
-            render: (value: string) => (
-              <Typography.Text className="sy-mono" ellipsis={{ tooltip: value }} style={{ maxWidth: 520 }}>
-                {value === '' ? '-' : value}
-              </Typography.Text>
-            ),
-          },
-        ]}
+    <Card className="sy-settings-page" title={t('settings.title')} styles={{ body: { paddingTop: 0 } }}>
+      {options.error && <Alert type="error" showIcon message={options.error} style={{ marginTop: 16 }} />}
+      <Tabs
+        activeKey={active}
+        onChange={(tab) => setParams({ tab }, { replace: true })}
+        data-testid="settings-tabs"
+        items={tabs.map(({ tab, sections }) => ({
+          key: tab,
+          label: t(`settings.tabs.${tab}`),
+          children: !options.entries ? (
+            !options.error && <Spin style={{ display: 'block', padding: 48 }} />
+          ) : (
+            <Space direction="vertical" size={16} style={{ width: '100%' }}>
+              {sections.map((section) => (
+                <SettingsSection
+                  key={`${section.id}:${options.version}:${lang}`}
+                  section={section}
+                  entries={options.entries!}
+                  onSaved={options.recordSaved}
+                  reload={options.reload}
+                />
+              ))}
+            </Space>
+          ),
+        }))}
       />
     </Card>
   );

@@ -1,0 +1,60 @@
+/**
+ * The `log-cleanup` section action: deletes the usage logs written before a chosen time
+ * (DELETE /api/log/?target_timestamp=<unix seconds>), one month ago by default, and says how
+ * many were cleaned.
+ */
+import { DeleteOutlined } from '@ant-design/icons';
+import { App, Button, DatePicker, Space, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../state/wire';
+
+export function LogCleanup() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const [when, setWhen] = useState<Dayjs | null>(() => dayjs().subtract(1, 'month'));
+  const [busy, setBusy] = useState(false);
+
+  const clean = async (target: Dayjs) => {
+    setBusy(true);
+    try {
+      const count = await api.request<number>('delete', '/api/log/', { query: { target_timestamp: target.unix() } });
+      void message.success(t('settings.logCleanup.done', { count: Number(count) || 0 }));
+    } catch (err) {
+      void message.error(`${t('settings.logCleanup.failed')}: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const ask = () => {
+    if (!when) {
+      void message.error(t('settings.logCleanup.pickTime'));
+      return;
+    }
+    modal.confirm({
+      title: t('settings.logCleanup.confirmTitle'),
+      content: t('settings.logCleanup.confirmContent', { time: when.format('YYYY-MM-DD HH:mm:ss') }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: { danger: true },
+      onOk: () => clean(when),
+    });
+  };
+
+  return (
+    <div className="sy-settings-action" data-testid="log-cleanup">
+      <Typography.Text strong>{t('settings.logCleanup.title')}</Typography.Text>
+      <Typography.Paragraph type="secondary" style={{ margin: '4px 0 8px' }}>
+        {t('settings.logCleanup.hint')}
+      </Typography.Paragraph>
+      <Space wrap>
+        <DatePicker showTime value={when} onChange={setWhen} placeholder={t('settings.logCleanup.pickTime')} />
+        <Button danger icon={<DeleteOutlined />} loading={busy} onClick={ask}>
+          {t('settings.logCleanup.submit')}
+        </Button>
+      </Space>
+    </div>
+  );
+}
