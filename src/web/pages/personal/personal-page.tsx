@@ -1,85 +1,47 @@
 /**
- * /personal: the signed-in user's account at a glance (GET /api/user/self): name, role
- * badge, group, balance, used quota and request count, and the default-password warning.
- * The full personal settings (bindings, password, tokens, invitations, notifications,
- * deletion) replace this page in the personal-settings work.
+ * /personal: the signed-in user's own account (seed 000 §2 "Personal settings"): the
+ * default-password warning, profile with balance, used quota and requests, the models they
+ * may call, invitations, bindings, notifications, and security (password, system access
+ * token, account deletion).
  */
-import { Alert, App, Avatar, Card, Col, Descriptions, Row, Space, Statistic, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Alert, Col, Row, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { isAdmin, type StoredUser } from '../../auth-provider';
-import { displayQuota, quotaView } from '../../crud/quota-format';
-import { usePublicStatus } from '../../state/status-context';
 import { useStoredUser } from '../../state/use-stored-user';
-import { api } from '../../state/wire';
-
-interface SelfRecord extends StoredUser {
-  email: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-}
+import { BindingsCard } from './bindings-card';
+import { InvitationCard } from './invitation-card';
+import { ModelTags } from './model-tags';
+import { NotificationCard } from './notification-card';
+import { ProfileCard } from './profile-card';
+import { SecurityCard } from './security-card';
+import { useSelf } from './use-self';
+import './personal.css';
 
 export function PersonalPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const stored = useStoredUser();
-  const view = quotaView(usePublicStatus());
-  const [self, setSelf] = useState<SelfRecord | undefined>();
-
-  useEffect(() => {
-    api
-      .request<SelfRecord>('get', '/api/user/self')
-      .then(setSelf)
-      .catch((err: Error) => void message.error(err.message));
-  }, [message]);
-
-  const user = self ?? stored;
-  if (!user) return null;
+  const { self, reload } = useSelf();
+  if (!stored) return null;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      {stored?.default_password && <Alert type="warning" showIcon message={t('auth.defaultPassword.title')} description={t('auth.defaultPassword.content')} data-testid="default-password-alert" />}
-      <Card>
-        <Space size={16} align="center" wrap>
-          <Avatar size={56} style={{ backgroundColor: '#2563eb', fontSize: 24 }}>
-            {(user.display_name || user.username).slice(0, 1).toUpperCase()}
-          </Avatar>
-          <div>
-            <Typography.Title level={4} style={{ margin: 0 }}>
-              {user.display_name || user.username}{' '}
-              <Tag color={isAdmin(user) ? 'gold' : 'blue'}>{t(isAdmin(user) ? 'personal.admin' : 'personal.ordinary')}</Tag>
-            </Typography.Title>
-            <Typography.Text type="secondary">
-              @{user.username} · {t('users.fields.group')}: {user.group || 'default'}
-            </Typography.Text>
-          </div>
-        </Space>
-      </Card>
+      {stored.default_password && (
+        <Alert type="warning" showIcon message={t('auth.defaultPassword.title')} description={t('auth.defaultPassword.content')} data-testid="default-password-alert" />
+      )}
+      <ProfileCard user={stored} self={self} />
       <Row gutter={[16, 16]}>
-        <Col xs={24} sm={8}>
-          <Card>
-            <Statistic title={t('personal.balance')} value={self ? displayQuota(self.quota, view) : '-'} />
-          </Card>
+        <Col xs={24} xl={12}>
+          <Space direction="vertical" size={16} style={{ width: '100%' }}>
+            <ModelTags />
+            <InvitationCard self={self} onChanged={reload} />
+            <NotificationCard self={self} onChanged={reload} />
+          </Space>
         </Col>
-        <Col xs={24} sm={8}>
-          <Card>
-            <Statistic title={t('personal.used')} value={self ? displayQuota(self.used_quota, view) : '-'} />
-          </Card>
-        </Col>
-        <Col xs={24} sm={8}>
-          <Card>
-            <Statistic title={t('personal.requests')} value={self?.request_count ?? '-'} />
-          </Card>
+        <Col xs={24} xl={12}>
+          <Space direction="vertical" size={16} style={{ width: '100%' }}>
+            <BindingsCard self={self} onChanged={reload} />
+            <SecurityCard username={stored.username} self={self} onChanged={reload} />
+          </Space>
         </Col>
       </Row>
-      <Card title={t('personal.account')}>
-        <Descriptions column={1} size="small">
-          <Descriptions.Item label={t('users.fields.id')}>{user.id}</Descriptions.Item>
-          <Descriptions.Item label={t('users.fields.username')}>{user.username}</Descriptions.Item>
-          <Descriptions.Item label={t('users.fields.displayName')}>{user.display_name || '-'}</Descriptions.Item>
-          <Descriptions.Item label={t('users.fields.email')}>{self?.email || '-'}</Descriptions.Item>
-        </Descriptions>
-      </Card>
     </Space>
   );
 }

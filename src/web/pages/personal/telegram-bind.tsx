@@ -1,0 +1,66 @@
+/**
+ * Binding Telegram: the Telegram widget's JS callback (`data-onauth`) hands over the signed
+ * fields, which go to GET /api/oauth/telegram/bind by fetch — same site, so the session cookie
+ * travels. The server answers a redirect when bound and `{success:false, message}` otherwise,
+ * so the redirect is not followed: it is the success.
+ */
+import { App } from 'antd';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getStoredUser } from '../../auth-provider';
+import { buildUrl } from '../../data-provider';
+
+declare global {
+  interface Window {
+    onTelegramBind?: (user: Record<string, string | number>) => void;
+  }
+}
+
+/** Sends the widget's fields; resolves on a bind, throws the server's message otherwise. */
+export async function bindTelegram(fields: Record<string, string | number>, fallbackError: string): Promise<void> {
+  const query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+  const response = await fetch(buildUrl('/api/oauth/telegram/bind', query), {
+    credentials: 'same-origin',
+    redirect: 'manual',
+    headers: { 'New-Api-User': String(getStoredUser()?.id ?? -1) },
+  });
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) return;
+  const body = (await response.json().catch(() => undefined)) as { success?: boolean; message?: string } | undefined;
+  if (body?.success) return;
+  throw new Error(body?.message || fallbackError);
+}
+
+export function TelegramBind({ botName, onBound }: { botName: string; onBound: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const box = useRef<HTMLDivElement>(null);
+  const latest = useRef({ onBound, message, t });
+  latest.current = { onBound, message, t };
+
+  useEffect(() => {
+    window.onTelegramBind = (fields) => {
+      const { message: msg, t: tr } = latest.current;
+      bindTelegram(fields, tr('errors.unknown'))
+        .then(() => {
+          void msg.success(tr('auth.oauth.bound'));
+          latest.current.onBound();
+        })
+        .catch((err: Error) => void msg.error(err.message));
+    };
+    const script = document.createElement('script');
+    script.src = 'https://telegram.org/js/telegram-widget.js?22';
+    script.async = true;
+    script.dataset.telegramLogin = botName;
+    script.dataset.size = 'small';
+    script.dataset.onauth = 'onTelegramBind(user)';
+    script.dataset.requestAccess = 'write';
+    const holder = box.current;
+    holder?.appendChild(script);
+    return () => {
+      holder?.replaceChildren();
+      delete window.onTelegramBind;
+    };
+  }, [botName]);
+
+  return <div ref={box} data-testid="telegram-bind" />;
+}
