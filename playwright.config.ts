@@ -40,7 +40,7 @@ export default defineConfig({
     browserName: 'chromium',
     locale: 'zh-CN',
     viewport: { width: 1280, height: 800 },
-    trace: 'retain-on-failure',
+    trace: 'off',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',

@@ -22,8 +22,9 @@ import { UserMenu } from './user-menu';
 function ModeBadges({ compact }: { compact: boolean }) {
   const { t } = useTranslation();
   const status = usePublicStatus();
+  if (!status.self_use_mode_enabled && !status.demo_site_enabled) return null;
   return (
-    <>
+    <Space size={4}>
       {status.self_use_mode_enabled && (
         <Tag color="purple" style={{ marginInlineEnd: 0 }}>
           {t(compact ? 'header.selfUseShort' : 'header.selfUse')}
@@ -34,7 +35,7 @@ function ModeBadges({ compact }: { compact: boolean }) {
           {t(compact ? 'header.demoShort' : 'header.demo')}
         </Tag>
       )}
-    </>
+    </Space>
   );
 }
 
