@@ -125,6 +125,8 @@ export function unwrap<T>(status: number, body: unknown, translate: Translate): 
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
+  /** Answer the whole reply instead of its `data` (replies with fields beside it: test time, balance). */
+  whole?: boolean;
 }
 
 export interface Api {
@@ -155,7 +157,8 @@ export function createApi(deps: WireDeps): Api {
       // Not JSON (an empty 429, a proxy's HTML page): unwrap judges by the status alone.
     }
     if (response.status === 401) deps.onUnauthorized();
-    return unwrap<T>(response.status, body, deps.translate);
+    const data = unwrap<T>(response.status, body, deps.translate);
+    return options.whole ? (body as T) : data;
   }
 
   function endpoint<T>(resourceName: string, name: string, options: RequestOptions & { id?: string | number } = {}): Promise<T> {
@@ -165,6 +168,7 @@ export function createApi(deps: WireDeps): Api {
     return request<T>(def.method, joinPath(resource.api, def.path, options.id), {
       query: { ...def.query, ...options.query },
       body: options.body,
+      whole: options.whole,
     });
   }
 
@@ -180,7 +184,9 @@ export function createDataProvider(deps: WireDeps, api: Api = createApi(deps)): 
     getApiUrl: () => '/api',
 
     async getList<TData extends BaseRecord>({ resource, pagination, filters, meta }: Parameters<DataProvider['getList']>[0]) {
-      const url = listUrl(resourceOf(resource), pagination, filters);
+      // `meta.api`: the collection path for this user's role (logs: /api/log/ or /api/log/self/).
+      const declared = resourceOf(resource);
+      const url = listUrl(meta?.api ? { ...declared, api: String(meta.api) } : declared, pagination, filters);
       return toListResult<TData>(await api.request('get', url, { query: meta?.query }));
     },
 
@@ -209,7 +215,7 @@ export function createDataProvider(deps: WireDeps, api: Api = createApi(deps)): 
 
     /** `meta.resource` + `meta.endpoint` call a named endpoint; otherwise `url` as given. */
     async custom<TData extends BaseRecord>({ url, method, payload, query, meta }: Parameters<NonNullable<DataProvider['custom']>>[0]) {
-      const options = { body: payload, query: query as Query | undefined };
+      const options = { body: payload, query: query as Query | undefined, whole: Boolean(meta?.whole) };
       if (meta?.resource && meta?.endpoint) {
         return { data: await api.endpoint<TData>(meta.resource, meta.endpoint, { ...options, id: meta.id }) };
       }

@@ -5,6 +5,8 @@
  * Every text is an i18n key (`users.fields.username`), never a sentence.
  */
 
+import type { BatchActionExtras, ColumnExtras, FormFieldExtras, ResourceExtras, RowActionExtras, SearchFieldExtras } from './extras';
+
 /** A value a condition can compare with. */
 export type Scalar = string | number | boolean | null;
 
@@ -30,7 +32,9 @@ export type OptionSource =
    * GET `url` (an /api path); the reply's data is a list of strings, a list of objects
    * (`valueField`/`labelField`, default `value`/`label`), or an object whose keys are the values.
    */
-  | { kind: 'fetch'; url: string; valueField?: string; labelField?: string };
+  | { kind: 'fetch'; url: string; valueField?: string; labelField?: string }
+  /** A list the console provides by name (`channel-types`). */
+  | { kind: 'registry'; name: string };
 
 /** How the enum-like renderers show one value. */
 export interface EnumValue {
@@ -52,7 +56,33 @@ export interface EnumValue {
  * - `timestamp`: unix seconds (or ISO text) as `YYYY-MM-DD HH:mm:ss`; `neverValue` shows `neverKey`.
  * - `stat-tags`: several fields of the record, one tag each (`items`).
  */
-export type RendererName = 'text' | 'number' | 'enum' | 'status' | 'role' | 'group' | 'quota' | 'timestamp' | 'stat-tags';
+export type RendererName =
+  | 'text'
+  | 'number'
+  | 'enum'
+  | 'status'
+  | 'role'
+  | 'group'
+  | 'quota'
+  | 'timestamp'
+  | 'stat-tags'
+  // the gateway renderers, see ColumnExtras in extras.ts
+  | 'response-time'
+  | 'channel-type'
+  | 'inline-number'
+  | 'tag-children'
+  | 'status-detail'
+  | 'latency'
+  | 'duration'
+  | 'progress'
+  | 'image'
+  | 'json-dialog'
+  | 'json-path'
+  | 'secret'
+  | 'id-tag'
+  | 'user-info'
+  | 'action-tag'
+  | 'list-tags';
 
 export interface StatTagItem {
   field: string;
@@ -61,7 +91,7 @@ export interface StatTagItem {
   color?: string;
 }
 
-export interface ColumnDef {
+export interface ColumnDef extends ColumnExtras {
   /** Record field; also the column key saved in the column chooser. */
   field: string;
   titleKey: string;
@@ -86,10 +116,11 @@ export interface ColumnDef {
 
 // ---------------------------------------------------------------- search
 
-export interface SearchFieldDef {
+export interface SearchFieldDef extends SearchFieldExtras {
   /** Query parameter name sent to the list or search route. */
   field: string;
-  kind: 'text' | 'select' | 'number';
+  /** `datetime` values are sent as unix seconds. */
+  kind: 'text' | 'select' | 'number' | 'datetime';
   placeholderKey: string;
   options?: OptionSource;
   width?: number;
@@ -109,11 +140,25 @@ export interface SearchDef {
  * several with `multiple`), `switch`, `textarea`, `json` (a textarea whose content must parse
  * as JSON), `tags` (free list of strings), `readonly` (shown, never sent).
  */
-export type FieldKind = 'text' | 'password' | 'number' | 'quota' | 'select' | 'switch' | 'textarea' | 'json' | 'tags' | 'readonly';
+export type FieldKind =
+  | 'text'
+  | 'password'
+  | 'number'
+  | 'quota'
+  | 'select'
+  | 'switch'
+  | 'textarea'
+  | 'json'
+  | 'tags'
+  | 'readonly'
+  /** A model list with helper buttons (type defaults, all, from upstream, custom names). */
+  | 'model-picker'
+  /** A unix time (-1 never) entered as `YYYY-MM-DD HH:mm:ss`, with presets. */
+  | 'expiry';
 
 export type FormMode = 'create' | 'edit';
 
-export interface FormFieldDef {
+export interface FormFieldDef extends FormFieldExtras {
   field: string;
   kind: FieldKind;
   labelKey: string;
@@ -171,7 +216,7 @@ export interface EndpointDef {
  * A body value: a literal, `{field}` (that field of the row), or, for batch actions,
  * `{selected}` (that field of every selected row, as a list).
  */
-export type BodyValue = Scalar | { field: string } | { selected: string };
+export type BodyValue = Scalar | { field: string } | { selected: string } | { input: string };
 
 export interface ConfirmDef {
   titleKey: string;
@@ -183,9 +228,9 @@ export interface ConfirmDef {
  * `body`; `status` sends a status-only update (`PUT <api>?status_only=true {id, status}`);
  * `delete` calls `DELETE <api><id>/`.
  */
-export interface RowActionDef {
+export interface RowActionDef extends RowActionExtras {
   key: string;
-  kind: 'edit' | 'request' | 'status' | 'delete';
+  kind: 'edit' | 'request' | 'status' | 'delete' | 'copy' | 'pick-request' | 'dialog' | 'duplicate' | 'chat-link';
   labelKey: string;
   endpoint?: string;
   body?: Record<string, BodyValue>;
@@ -205,9 +250,9 @@ export interface RowActionDef {
  * Batch action kinds: `request` calls a named endpoint with `body` (use `{selected: 'id'}`);
  * `copy` copies `field` of the selected rows, one per line.
  */
-export interface BatchActionDef {
+export interface BatchActionDef extends BatchActionExtras {
   key: string;
-  kind: 'request' | 'copy';
+  kind: 'request' | 'copy' | 'dialog';
   labelKey: string;
   endpoint?: string;
   body?: Record<string, BodyValue>;
@@ -221,7 +266,7 @@ export interface BatchActionDef {
 
 // ---------------------------------------------------------------- the resource
 
-export interface ResourceDefinition {
+export interface ResourceDefinition extends ResourceExtras {
   /** Refine resource name; also the prefix of locally stored choices. */
   name: string;
   labelKey: string;

@@ -34,10 +34,23 @@ export function matches(conditions: Conditions | undefined, values: Values): boo
 
 /** An action body: literals as they are, `{field}` from the row, `{selected}` from every selected row. */
 export function buildBody(body: Record<string, BodyValue> | undefined, row: Values | undefined, selected: Values[] = []): Record<string, unknown> {
+  return fillBody(body, { row, selected });
+}
+
+/** Where a body's references are read: the row, the selected rows, the values a dialog or cell asked for. */
+export interface BodySources {
+  row?: Values;
+  selected?: Values[];
+  inputs?: Values;
+}
+
+/** `buildBody` with every kind of reference, `{input}` included. */
+export function fillBody(body: Record<string, BodyValue> | undefined, { row, selected = [], inputs = {} }: BodySources): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body ?? {})) {
     if (value !== null && typeof value === 'object' && 'field' in value) out[key] = row?.[value.field];
     else if (value !== null && typeof value === 'object' && 'selected' in value) out[key] = selected.map((r) => r[value.selected]);
+    else if (value !== null && typeof value === 'object' && 'input' in value) out[key] = inputs[value.input];
     else out[key] = value;
   }
   return out;

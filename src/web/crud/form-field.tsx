@@ -2,31 +2,41 @@
  * One declared form field: its input by kind and its validation rules. Adding a kind =
  * one entry in INPUTS (and its name in the shared `FieldKind` union).
  */
-import { Form, Input, InputNumber, Select, Switch, type FormRule } from 'antd';
+import { Form, Input, InputNumber, Select, Switch, type FormItemProps, type FormRule } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldKind, FormFieldDef } from '../../shared/resources/definition';
+import { matches } from './conditions';
 import { QuotaInput } from './quota-input';
 import { useOptions } from './use-options';
+import { ExpiryInput } from './widgets/expiry-input';
+import { ModelPicker } from './widgets/model-picker';
+import { WithPresets } from './widgets/with-presets';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
 function OptionSelect({ def, ...props }: { def: FormFieldDef; placeholder?: string }) {
+  const { t } = useTranslation();
   const { options, loading } = useOptions(def.options);
+  // Nothing to choose (no user-selectable groups): a disabled select that says why.
+  if (def.emptyOptionsKey && !loading && options.length === 0) return <Select {...props} disabled placeholder={t(def.emptyOptionsKey)} options={[]} />;
   return <Select {...props} options={options} loading={loading} mode={def.multiple ? 'multiple' : undefined} allowClear showSearch optionFilterProp="label" />;
 }
 
 const INPUTS: Record<FieldKind, (def: FormFieldDef, placeholder: string | undefined) => ReactNode> = {
   text: (_def, placeholder) => <Input placeholder={placeholder} autoComplete="off" />,
   password: (_def, placeholder) => <Input.Password placeholder={placeholder} autoComplete="new-password" />,
-  number: (def, placeholder) => <InputNumber style={{ width: '100%' }} min={def.min} max={def.max} precision={def.integer ? 0 : undefined} placeholder={placeholder} />,
-  quota: (def, placeholder) => <QuotaInput adjustDialog={def.adjustDialog} placeholder={placeholder} />,
+  number: (def, placeholder) =>
+    def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <InputNumber style={{ width: '100%' }} min={def.min} max={def.max} precision={def.integer ? 0 : undefined} placeholder={placeholder} />,
+  quota: (def, placeholder) => (def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <QuotaInput adjustDialog={def.adjustDialog} placeholder={placeholder} />),
   select: (def, placeholder) => <OptionSelect def={def} placeholder={placeholder} />,
   switch: () => <Switch />,
   textarea: (def, placeholder) => <Input.TextArea rows={def.rows ?? 4} placeholder={placeholder} />,
   json: (def, placeholder) => <Input.TextArea rows={def.rows ?? 6} placeholder={placeholder} className="sy-mono" />,
   tags: (_def, placeholder) => <Select mode="tags" tokenSeparators={[',']} placeholder={placeholder} open={false} suffixIcon={null} />,
   readonly: () => <Input variant="filled" readOnly />,
+  'model-picker': (def, placeholder) => <ModelPicker def={def} placeholder={placeholder} />,
+  expiry: (def, placeholder) => <ExpiryInput def={def} placeholder={placeholder} />,
 };
 
 export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
@@ -41,7 +51,15 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
         if (value === undefined || value === null || value === '') return;
         JSON.parse(String(value));
       },
-      message: t('crud.validation.json', { field: label }),
+      message: t(def.jsonMessageKey ?? 'crud.validation.json', { field: label }),
+    });
+  }
+  if (def.kind === 'expiry') {
+    rules.push({
+      validator: async (_rule, value: unknown) => {
+        if (value !== undefined && !(value === -1 || (Number.isInteger(value) && Number(value) > 0))) throw new Error();
+      },
+      message: t(def.invalidMessageKey ?? 'crud.validation.invalid', { field: label }),
     });
   }
   if (def.integer) {
@@ -55,7 +73,30 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
   return rules;
 }
 
-export function FormField({ def }: { def: FormFieldDef }) {
+/** How the stored value maps to the control: switches with declared values, lists kept as joined text. */
+function valueMapping(def: FormFieldDef): Pick<FormItemProps, 'getValueProps' | 'normalize' | 'valuePropName'> {
+  if (def.kind === 'switch' && def.switchValues) {
+    const [on, off] = def.switchValues;
+    return { getValueProps: (v: unknown) => ({ checked: v === on }), normalize: (checked: boolean) => (checked ? on : off) };
+  }
+  if (def.joinWith && def.kind !== 'model-picker') {
+    const sep = def.joinWith;
+    return {
+      getValueProps: (v: unknown) => ({ value: String(v ?? '').split(sep).map((s) => s.trim()).filter(Boolean) }),
+      normalize: (list: unknown) => (Array.isArray(list) ? list.join(sep) : list),
+    };
+  }
+  return { valuePropName: def.kind === 'switch' ? 'checked' : 'value' };
+}
+
+/** A field whose label, placeholder or help follow other values of the form (the channel type). */
+function HintedField({ def }: { def: FormFieldDef }) {
+  const values = (Form.useWatch([], Form.useFormInstance()) ?? {}) as Record<string, unknown>;
+  const hint = def.hints?.find((h) => matches(h.when, values));
+  return <PlainField def={hint ? { ...def, ...hint } : def} />;
+}
+
+function PlainField({ def }: { def: FormFieldDef }) {
   const { t } = useTranslation();
   const placeholder = def.placeholderKey ? t(def.placeholderKey) : undefined;
   return (
@@ -64,10 +105,14 @@ export function FormField({ def }: { def: FormFieldDef }) {
       label={t(def.labelKey)}
       tooltip={def.helpKey ? t(def.helpKey) : undefined}
       rules={fieldRules(def, t)}
-      valuePropName={def.kind === 'switch' ? 'checked' : 'value'}
+      {...valueMapping(def)}
       validateTrigger={def.kind === 'json' ? 'onBlur' : 'onChange'}
     >
       {INPUTS[def.kind](def, placeholder)}
     </Form.Item>
   );
+}
+
+export function FormField({ def }: { def: FormFieldDef }) {
+  return def.hints?.length ? <HintedField def={def} /> : <PlainField def={def} />;
 }

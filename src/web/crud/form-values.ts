@@ -13,6 +13,22 @@ export function visibleFields(fields: FormFieldDef[], values: Values): FormField
   return fields.filter((f) => matches(f.visibleWhen, values));
 }
 
+/**
+ * Edit-mode initial values: the record, plus fields declared to start from another field
+ * (a channel's `groups` list from its `group` text).
+ */
+export function formValuesFromRecord(fields: FormFieldDef[], record: Values | undefined): Values | undefined {
+  if (!record) return record;
+  const out: Values = { ...record };
+  for (const f of fields) {
+    if (!f.initialFrom) continue;
+    const source = record[f.initialFrom.field];
+    const sep = f.initialFrom.split;
+    out[f.field] = sep ? String(source ?? '').split(sep).map((s) => s.trim()).filter(Boolean) : source;
+  }
+  return out;
+}
+
 /** Create-mode initial values from the declared defaults. */
 export function defaultValues(fields: FormFieldDef[]): Values {
   return Object.fromEntries(fields.filter((f) => f.default !== undefined).map((f) => [f.field, f.default]));

@@ -3,18 +3,22 @@
  * its name in the shared `RendererName` union.
  */
 import { Badge, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
-import type { ColumnDef, EnumValue, RendererName } from '../../shared/resources/definition';
+import type { ColumnDef, EnumValue, ResourceDefinition, RendererName, RowActionDef } from '../../shared/resources/definition';
+import { formatTimestamp } from './format-time';
+import { GATEWAY_RENDERERS } from './gateway-renderers';
 import { displayQuota, type QuotaView } from './quota-format';
 
 export interface RenderContext {
   t: (key: string, options?: Record<string, unknown>) => string;
   quota: QuotaView;
+  /** The list's resource and its row-action runner, for cells that act (inline edits, action tags). */
+  resource?: ResourceDefinition;
+  runRow?: (action: RowActionDef, row: Row) => Promise<boolean>;
 }
 
 type Row = Record<string, unknown>;
-type Renderer = (value: unknown, row: Row, column: ColumnDef, ctx: RenderContext) => ReactNode;
+export type Renderer = (value: unknown, row: Row, column: ColumnDef, ctx: RenderContext) => ReactNode;
 
 const ROLE_VALUES: Record<string, EnumValue> = {
   1: { labelKey: 'roles.common', color: 'default' },
@@ -29,11 +33,7 @@ function enumOf(value: unknown, values: Record<string, EnumValue> | undefined, u
 
 const empty = <Typography.Text type="secondary">-</Typography.Text>;
 
-export function formatTimestamp(value: unknown): string {
-  if (value === null || value === undefined || value === '' || value === 0) return '';
-  const d = typeof value === 'number' ? dayjs.unix(value) : dayjs(String(value));
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm:ss') : String(value);
-}
+export { formatTimestamp };
 
 const RENDERERS: Record<RendererName, Renderer> = {
   text: (value, row, column) => {
@@ -86,7 +86,8 @@ const RENDERERS: Record<RendererName, Renderer> = {
   quota: (value, _row, _column, { quota }) => displayQuota(Number(value), quota),
   timestamp: (value, _row, column, { t }) => {
     if (column.neverValue !== undefined && value === column.neverValue) return t(column.neverKey ?? 'common.never');
-    return formatTimestamp(value) || empty;
+    const seconds = column.unit === 'ms' && typeof value === 'number' ? Math.floor(value / 1000) : value;
+    return formatTimestamp(seconds) || empty;
   },
   'stat-tags': (_value, row, column, { t, quota }) => (
     <Space size={[4, 4]} wrap>
@@ -101,6 +102,7 @@ const RENDERERS: Record<RendererName, Renderer> = {
       })}
     </Space>
   ),
+  ...GATEWAY_RENDERERS,
 };
 
 export function renderCell(column: ColumnDef, row: Row, ctx: RenderContext): ReactNode {

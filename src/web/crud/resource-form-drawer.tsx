@@ -4,13 +4,15 @@
  */
 import { useForm } from '@refinedev/antd';
 import type { BaseKey, HttpError } from '@refinedev/core';
-import { Button, Divider, Drawer, Form, Space, Spin } from 'antd';
-import { useMemo } from 'react';
+import { App, Button, Divider, Drawer, Form, Space, Spin } from 'antd';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormMode, ResourceDefinition } from '../../shared/resources/definition';
 import { useIsMobile } from '../layout/use-is-mobile';
+import { CreatedListDialog } from './created-list-dialog';
 import { FormField } from './form-field';
-import { defaultValues, fieldsFor, submittedValues, visibleFields } from './form-values';
+import { FormScopeContext } from './form-scope';
+import { defaultValues, fieldsFor, formValuesFromRecord, submittedValues, visibleFields } from './form-values';
 
 interface ResourceFormDrawerProps {
   resource: ResourceDefinition;
@@ -24,13 +26,21 @@ type Values = Record<string, unknown>;
 export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceFormDrawerProps) {
   const { t } = useTranslation();
   const isMobile = useIsMobile();
+  const { message, modal } = App.useApp();
+  const submitting = useRef(false);
   const fields = useMemo(() => fieldsFor(resource.form?.fields ?? [], mode), [resource, mode]);
   const { form, formProps, saveButtonProps, formLoading, onFinish } = useForm<Values, HttpError, Values>({
     resource: resource.name,
     action: mode,
     id,
     redirect: false,
-    onMutationSuccess: onClose,
+    onMutationSuccess: ({ data }) => {
+      // Generated codes come back as a list of strings: show them once, to copy.
+      if (mode === 'create' && resource.createdListTitleKey && Array.isArray(data) && data.every((k) => typeof k === 'string')) {
+        modal.info({ title: t(resource.createdListTitleKey), width: 560, content: <CreatedListDialog items={data as string[]} />, okText: t('common.ok') });
+      }
+      onClose();
+    },
     successNotification: () => ({ type: 'success', message: t((mode === 'create' ? resource.messages?.created : resource.messages?.updated) ?? 'crud.messages.saved') }),
     errorNotification: (error) => ({ type: 'error', message: error?.message ?? t('errors.unknown') }),
   });
@@ -61,9 +71,19 @@ export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceForm
         <Form
           {...formProps}
           layout="vertical"
-          initialValues={mode === 'create' ? defaultValues(fields) : formProps.initialValues}
-          onFinish={(all) => onFinish(submittedValues(fields, all as Values))}
+          initialValues={mode === 'create' ? defaultValues(fields) : formValuesFromRecord(fields, formProps.initialValues as Values | undefined)}
+          onFinish={(all) => {
+            // A second submit while the first is on its way is refused (seed 001 §5).
+            if (submitting.current) return void message.warning(t('crud.messages.duplicateSubmit'));
+            submitting.current = true;
+            return onFinish(submittedValues(fields, all as Values))
+              .catch(() => undefined) // refine already showed the error
+              .finally(() => {
+                submitting.current = false;
+              });
+          }}
         >
+          <FormScopeContext.Provider value={{ mode, id }}>
           {ungrouped.map((def) => (
             <FormField key={`${def.field}:${def.kind}`} def={def} />
           ))}
@@ -81,6 +101,7 @@ export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceForm
               </div>
             );
           })}
+          </FormScopeContext.Provider>
         </Form>
       </Spin>
     </Drawer>

@@ -1,45 +1,58 @@
 /**
  * The one List screen: search form, column chooser, page sizes kept locally, row selection
- * with batch actions, row actions; all from the declaration.
+ * with batch actions, row actions; all from the declaration. The role decides the
+ * collection path (`adminApi`) and which columns, filters and actions appear; switches add
+ * query parameters; a statistics strip follows the filters.
  */
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
-import type { CrudFilter, HttpError } from '@refinedev/core';
-import { Button, Card, Popconfirm, Space, Table, type TableColumnsType } from 'antd';
+import type { HttpError } from '@refinedev/core';
+import { Alert, Button, Card, Space, Table, type TableColumnsType } from 'antd';
+import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PAGE_SIZES } from '../../shared/api/envelope';
-import type { BatchActionDef, ResourceDefinition } from '../../shared/resources/definition';
+import type { ResourceDefinition } from '../../shared/resources/definition';
 import { useIsMobile } from '../layout/use-is-mobile';
 import { usePublicStatus } from '../state/status-context';
+import { useStoredUser } from '../state/use-stored-user';
 import { ColumnChooser } from './column-chooser';
+import { matches } from './conditions';
+import { ListToolbar } from './list-toolbar';
+import { apiFor, forRole, searchDefaults, toggleQuery, valuesToFilters } from './list-query';
 import { loadColumnPrefs, loadPageSize, saveColumnPrefs, savePageSize, visibleColumns, type ColumnPrefs } from './list-prefs';
 import { quotaView } from './quota-format';
 import { renderCell } from './renderers';
 import { isSoftDeleted, RowActions } from './row-actions';
 import { SearchForm } from './search-form';
+import { StatStrip } from './stat-strip';
 import { useActionRunner } from './use-action-runner';
+import { useListToggles } from './use-list-toggles';
 
 type Row = Record<string, unknown>;
-
-function toFilters(values: Record<string, unknown>): CrudFilter[] {
-  return Object.entries(values).map(([field, value]) => ({ field, operator: 'eq', value }));
-}
 
 export function ResourceList({ resource }: { resource: ResourceDefinition }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const isMobile = useIsMobile();
   const quota = quotaView(usePublicStatus());
+  const role = useStoredUser()?.role ?? 0;
+  const api = apiFor(resource, role);
+  const columnsForRole = forRole(resource.columns, role);
+  const searchFields = forRole(resource.search?.fields, role);
+  const [initialSearch] = useState(() => searchDefaults(searchFields, dayjs()));
+  const [toggles, setToggle] = useListToggles(resource.toggles);
   const [prefs, setPrefs] = useState<ColumnPrefs>(() => loadColumnPrefs(resource.name));
   const [selected, setSelected] = useState<Row[]>([]);
-  const { busy, runRow, runBatch } = useActionRunner(resource);
-  const { tableProps, searchFormProps, tableQuery } = useTable<Row, HttpError, Record<string, unknown>>({
+  const { busy, runRow, runBatch, runToolbar, dialogs } = useActionRunner(resource);
+  const { tableProps, searchFormProps, tableQuery, filters } = useTable<Row, HttpError, Record<string, unknown>>({
     resource: resource.name,
     pagination: { pageSize: loadPageSize() },
+    filters: { initial: valuesToFilters(initialSearch) },
+    meta: { api, query: toggleQuery(toggles) },
     syncWithLocation: false,
-    onSearch: toFilters,
+    onSearch: valuesToFilters,
     errorNotification: (error) => ({ type: 'error', message: error?.message ?? t('errors.unknown') }),
   });
 
@@ -48,12 +61,13 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
     saveColumnPrefs(resource.name, next);
   };
 
-  const ctx = { t, quota };
-  const columns: TableColumnsType<Row> = visibleColumns(resource.columns, prefs).map((c) => ({
+  const ctx = { t, quota, resource, runRow };
+  const columns: TableColumnsType<Row> = visibleColumns(columnsForRole, prefs).map((c) => ({
     key: c.field,
     dataIndex: c.field,
     title: t(c.titleKey),
     width: c.width,
+    ellipsis: c.ellipsis ? { showTitle: true } : undefined,
     render: (_value: unknown, row: Row) => renderCell(c, row, ctx),
   }));
   if (resource.rowActions?.length) {
@@ -64,21 +78,8 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
     });
   }
 
-  const batch = (action: BatchActionDef) => {
-    const node = (
-      <Button key={action.key} danger={action.danger} loading={busy === `batch:${action.key}`} onClick={action.confirm ? undefined : () => void runBatch(action, selected)}>
-        {t(action.labelKey)}
-      </Button>
-    );
-    if (!action.confirm) return node;
-    return (
-      <Popconfirm key={action.key} title={t(action.confirm.titleKey)} description={action.confirm.contentKey ? t(action.confirm.contentKey) : undefined} onConfirm={() => void runBatch(action, selected)}>
-        {node}
-      </Popconfirm>
-    );
-  };
-
-  const hasBatch = Boolean(resource.batchActions?.length);
+  const batchActions = forRole(resource.batchActions, role);
+  const selectable = (row: Row) => !isSoftDeleted(resource, row) && matches(resource.selectableWhen, row);
   const canCreate = Boolean(resource.form && resource.routes.create);
   return (
     <Card
@@ -91,15 +92,26 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
               {t(resource.createLabelKey ?? 'crud.actions.create')}
             </Button>
           )}
-          {!isMobile && <ColumnChooser columns={resource.columns} prefs={prefs} onChange={changePrefs} />}
+          {!isMobile && resource.columnChooser !== false && <ColumnChooser columns={columnsForRole} prefs={prefs} onChange={changePrefs} />}
           <Button icon={<ReloadOutlined />} onClick={() => void tableQuery.refetch()} aria-label={t('crud.actions.refresh')} />
         </Space>
       }
     >
+      {resource.banner && <Alert type={resource.banner.type} showIcon message={t(resource.banner.textKey)} style={{ marginBottom: 16 }} data-testid="resource-banner" />}
       <div className="sy-list-toolbar">
-        <SearchForm fields={resource.search?.fields ?? []} formProps={searchFormProps} />
-        {hasBatch && <Space wrap>{resource.batchActions!.map(batch)}</Space>}
+        <SearchForm fields={searchFields} formProps={{ ...searchFormProps, initialValues: initialSearch }} />
+        <ListToolbar
+          toggles={resource.toggles ?? []}
+          toggleState={toggles}
+          onToggle={setToggle}
+          toolbarActions={forRole(resource.toolbarActions, role)}
+          batchActions={batchActions}
+          busy={busy}
+          onToolbar={(action) => void runToolbar(action)}
+          onBatch={(action) => void runBatch(action, selected)}
+        />
       </div>
+      {resource.stats && <StatStrip stats={resource.stats} api={api} filters={filters} />}
       <Table<Row>
         {...tableProps}
         rowKey="id"
@@ -108,11 +120,11 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
         scroll={{ x: 'max-content' }}
         rowClassName={(row) => (isSoftDeleted(resource, row) ? 'sy-row-deleted' : '')}
         rowSelection={
-          hasBatch
+          batchActions.length
             ? {
                 selectedRowKeys: selected.map((r) => r.id as React.Key),
-                onChange: (_keys, rows) => setSelected(rows),
-                getCheckboxProps: (row) => ({ disabled: isSoftDeleted(resource, row) }),
+                onChange: (_keys, rows) => setSelected(rows.filter(Boolean)),
+                getCheckboxProps: (row) => ({ disabled: !selectable(row) }),
               }
             : undefined
         }
@@ -123,11 +135,12 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
         pagination={{
           ...tableProps.pagination,
           showSizeChanger: true,
-          pageSizeOptions: PAGE_SIZES.map(String),
+          pageSizeOptions: (resource.pageSizes ?? PAGE_SIZES).map(String),
           showTotal: (total, range) => t('crud.pagination.total', { from: range[0], to: range[1], total }),
           size: isMobile ? 'small' : 'default',
         }}
       />
+      {dialogs}
     </Card>
   );
 }

@@ -6,6 +6,7 @@ import { MoreOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Popconfirm, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useStoredUser } from '../state/use-stored-user';
 import type { ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
 import { matches } from './conditions';
 
@@ -26,9 +27,10 @@ export function RowActions({ resource, row, busy, run }: RowActionsProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { modal } = App.useApp();
+  const role = useStoredUser()?.role ?? 0;
   if (isSoftDeleted(resource, row)) return <Tag color="default">{t(resource.softDelete!.labelKey)}</Tag>;
 
-  const actions = (resource.rowActions ?? []).filter((a) => matches(a.visibleWhen, row));
+  const actions = (resource.rowActions ?? []).filter((a) => matches(a.visibleWhen, row) && (a.minRole === undefined || role >= a.minRole));
   const trigger = (action: RowActionDef) => {
     if (action.kind === 'edit' && resource.routes.edit) navigate(resource.routes.edit.replace(':id', String(row.id)));
     else void run(action, row);

@@ -1,6 +1,7 @@
 /** The declared search fields; searching sends them as filters (the data provider picks the route). */
 import { SearchOutlined } from '@ant-design/icons';
-import { Button, Form, Input, InputNumber, Select, type FormProps } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Select, type FormProps } from 'antd';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { SearchFieldDef } from '../../shared/resources/definition';
 import { useOptions } from './use-options';
@@ -22,6 +23,9 @@ function SearchInput({ def, value, onChange }: ControlProps & { def: SearchField
   const style = { width: def.width ?? 200, maxWidth: '100%' };
   if (def.kind === 'select') return <SearchSelect def={def} placeholder={placeholder} style={style} value={value} onChange={onChange} />;
   if (def.kind === 'number') return <InputNumber placeholder={placeholder} style={style} value={value as number | undefined} onChange={onChange} />;
+  if (def.kind === 'datetime') {
+    return <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" placeholder={placeholder} style={{ ...style, width: def.width ?? 200 }} value={value as Dayjs | undefined} onChange={onChange} />;
+  }
   return <Input placeholder={placeholder} style={style} allowClear value={value as string | undefined} onChange={(e) => onChange?.(e.target.value)} />;
 }
 

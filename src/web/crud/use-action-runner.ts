@@ -1,16 +1,38 @@
 /**
- * Runs a declaration's row and batch actions through the one data provider, then refreshes
- * the list (the row shows the role and status the server now holds).
+ * Runs a declaration's row, batch and toolbar actions through the one data provider, then
+ * refreshes the list (the row shows the role and status the server now holds). Actions
+ * that ask first (a form, a pick list) open their dialog through `dialogs`, which the list
+ * renders once.
  */
 import { useDataProvider, useInvalidate, type BaseKey } from '@refinedev/core';
 import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BatchActionDef, ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
+import type { ToolbarActionDef } from '../../shared/resources/extras';
 import { useCopy } from '../components/use-copy';
-import { buildBody } from './conditions';
+import { useChatLauncher } from './use-chat-launcher';
+import { useActionDialogs } from './action-dialogs';
+import { commaList, fillTemplate } from './cell-values';
+import { buildBody, fillBody } from './conditions';
 
 type Row = Record<string, unknown>;
+
+interface Call {
+  endpoint: string | undefined;
+  body?: Record<string, unknown>;
+  id?: unknown;
+  query?: Record<string, string>;
+  /** Answer the whole reply (fields beside `data`: test time, balance). */
+  whole?: boolean;
+}
+
+/** What a success message may interpolate: the row, then the reply's fields, and the reply as `data`. */
+function messageValues(row: Row | undefined, result: unknown): Record<string, unknown> {
+  const reply = result && typeof result === 'object' && !Array.isArray(result) ? (result as Row) : {};
+  const time = typeof reply.time === 'number' ? reply.time.toFixed(2) : reply.time;
+  return { ...row, ...reply, time, data: reply.data ?? result };
+}
 
 export function useActionRunner(resource: ResourceDefinition) {
   const { t } = useTranslation();
@@ -18,13 +40,15 @@ export function useActionRunner(resource: ResourceDefinition) {
   const dataProvider = useDataProvider();
   const invalidate = useInvalidate();
   const copy = useCopy();
+  const dialogs = useActionDialogs();
+  const launchChat = useChatLauncher(dialogs.openPick);
   const [busy, setBusy] = useState<string | null>(null);
 
-  async function guarded(key: string, successKey: string | undefined, work: () => Promise<unknown>): Promise<boolean> {
+  async function guarded(key: string, success: { key?: string; row?: Row }, work: () => Promise<unknown>): Promise<boolean> {
     setBusy(key);
     try {
-      await work();
-      void message.success(t(successKey ?? 'crud.messages.done'));
+      const result = await work();
+      void message.success(t(success.key ?? 'crud.messages.done', messageValues(success.row, result)));
       await invalidate({ resource: resource.name, invalidates: ['list', 'detail'] });
       return true;
     } catch (err) {
@@ -35,18 +59,66 @@ export function useActionRunner(resource: ResourceDefinition) {
     }
   }
 
-  function callEndpoint(endpoint: string | undefined, body: Record<string, unknown>, id?: unknown) {
-    return dataProvider().custom!({ url: '', method: 'post', payload: body, meta: { resource: resource.name, endpoint, id } });
+  async function call({ endpoint, body, id, query, whole }: Call): Promise<unknown> {
+    const reply = await dataProvider().custom!({ url: '', method: 'post', payload: body, query, meta: { resource: resource.name, endpoint, id, whole } });
+    return reply.data;
+  }
+
+  /** Copy: reads the whole record (keys never leave the server), creates it again under a new name. */
+  async function duplicate(action: RowActionDef, row: Row): Promise<boolean> {
+    let source: Row;
+    try {
+      source = (await dataProvider().getOne({ resource: resource.name, id: row.id as BaseKey })).data as Row;
+    } catch {
+      void message.error(t(action.notFoundKey ?? 'errors.unknown'));
+      return false;
+    }
+    const copyOf: Row = Object.fromEntries(Object.entries(source).filter(([k]) => !(action.omit ?? []).includes(k)));
+    copyOf.name = `${String(source.name ?? '')}${t(action.nameSuffixKey ?? 'crud.actions.copySuffix')}`;
+    return guarded(`${action.key}:${String(row.id)}`, { key: action.successKey, row }, () =>
+      dataProvider()
+        .create({ resource: resource.name, variables: copyOf })
+        .catch((err: Error) => {
+          throw new Error(`${t(action.failedKey ?? 'errors.unknown')}: ${err.message}`);
+        }),
+    );
   }
 
   function runRow(action: RowActionDef, row: Row): Promise<boolean> {
     const id = row.id as BaseKey;
-    return guarded(`${action.key}:${id}`, action.successKey, () => {
-      const dp = dataProvider();
-      if (action.kind === 'status') return dp.update({ resource: resource.name, id, variables: { status: action.status }, meta: { statusOnly: true } });
-      if (action.kind === 'delete') return dp.deleteOne({ resource: resource.name, id });
-      return callEndpoint(action.endpoint, buildBody(action.body, row), id);
-    });
+    const key = `${action.key}:${id}`;
+    const success = { key: action.successKey, row };
+    switch (action.kind) {
+      case 'copy':
+        return copy(fillTemplate(action.template ?? '{id}', row), action.successKey ? t(action.successKey) : undefined);
+      case 'duplicate':
+        return duplicate(action, row);
+      case 'chat-link':
+        return launchChat(row);
+      case 'pick-request':
+        dialogs.openPick({
+          titleKey: action.pickTitleKey ?? action.labelKey,
+          options: commaList(row[action.pickField ?? 'models']),
+          run: (value) => guarded(key, success, () => call({ endpoint: action.endpoint, id, query: { [action.pickQuery ?? 'value']: value }, whole: action.withReply })),
+        });
+        return Promise.resolve(true);
+      case 'dialog': {
+        const initial = Object.fromEntries(Object.entries(action.dialog?.initialFrom ?? {}).map(([field, from]) => [field, row[from]]));
+        dialogs.openForm({
+          def: action.dialog!,
+          initial,
+          submit: (inputs) => guarded(key, success, () => call({ endpoint: action.endpoint, body: fillBody(action.body, { row, inputs }), id })),
+        });
+        return Promise.resolve(true);
+      }
+      default:
+        return guarded(key, success, () => {
+          const dp = dataProvider();
+          if (action.kind === 'status') return dp.update({ resource: resource.name, id, variables: { status: action.status }, meta: { statusOnly: true } });
+          if (action.kind === 'delete') return dp.deleteOne({ resource: resource.name, id });
+          return call({ endpoint: action.endpoint, body: buildBody(action.body, row), id, whole: action.withReply });
+        });
+    }
   }
 
   async function runBatch(action: BatchActionDef, rows: Row[]): Promise<boolean> {
@@ -55,10 +127,24 @@ export function useActionRunner(resource: ResourceDefinition) {
       return false;
     }
     if (action.kind === 'copy') {
-      return copy(rows.map((r) => String(r[action.field ?? 'id'] ?? '')).join('\n'), action.successKey ? t(action.successKey) : undefined);
+      const text = rows.map((r) => (action.template ? fillTemplate(action.template, r) : String(r[action.field ?? 'id'] ?? ''))).join('\n');
+      return copy(text, action.successKey ? t(action.successKey) : undefined);
     }
-    return guarded(`batch:${action.key}`, action.successKey, () => callEndpoint(action.endpoint, buildBody(action.body, undefined, rows)));
+    const key = `batch:${action.key}`;
+    if (action.kind === 'dialog') {
+      dialogs.openForm({
+        def: action.dialog!,
+        initial: {},
+        submit: (inputs) => guarded(key, { key: action.successKey }, () => call({ endpoint: action.endpoint, body: fillBody(action.body, { selected: rows, inputs }) })),
+      });
+      return true;
+    }
+    return guarded(key, { key: action.successKey }, () => call({ endpoint: action.endpoint, body: buildBody(action.body, undefined, rows) }));
   }
 
-  return { busy, runRow, runBatch };
+  function runToolbar(action: ToolbarActionDef): Promise<boolean> {
+    return guarded(`toolbar:${action.key}`, { key: action.successKey }, () => call({ endpoint: action.endpoint, body: buildBody(action.body, undefined) }));
+  }
+
+  return { busy, runRow, runBatch, runToolbar, dialogs: dialogs.node };
 }

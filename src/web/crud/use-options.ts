@@ -2,6 +2,8 @@
 import { useCustom } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { OptionSource } from '../../shared/resources/definition';
+import { currentLanguage } from '../i18n';
+import { registryOptions } from './option-registry';
 import { fetchedOptions, staticOptions, type SelectOption } from './options-source';
 
 export function useOptions(source: OptionSource | undefined): { options: SelectOption[]; loading: boolean } {
@@ -15,5 +17,6 @@ export function useOptions(source: OptionSource | undefined): { options: SelectO
   });
   if (!source) return { options: [], loading: false };
   if (source.kind === 'static') return { options: staticOptions(source, t), loading: false };
+  if (source.kind === 'registry') return { options: registryOptions(source.name, currentLanguage()), loading: false };
   return { options: fetchedOptions(result?.data, source), loading: query.isLoading };
 }

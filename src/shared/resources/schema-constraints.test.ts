@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import channel from '../../../schemas/entities/channel.json';
+import token from '../../../schemas/entities/token.json';
+import { constraintsOf } from './schema-constraints';
+
+describe('constraintsOf', () => {
+  it('reads bounds, lengths, integers and defaults from the entity schemas', () => {
+    expect(constraintsOf(channel, 'priority')).toEqual({ min: -999, integer: true, default: 0 });
+    expect(constraintsOf(channel, 'weight')).toEqual({ min: 0, integer: true, default: 0 });
+    expect(constraintsOf(channel, 'name')).toEqual({ maxLength: 191 });
+    expect(constraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1 });
+    expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000 });
+    expect(constraintsOf(token, 'nothing')).toEqual({});
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * An editable number in a list cell (channel priority and weight, seed 001 §2): saved when
+ * the user leaves the field or presses Enter, through the first declared rule that fits the
+ * row (a channel, or a whole tag), then the list reloads.
+ */
+import { useDataProvider, useInvalidate } from '@refinedev/core';
+import { App, InputNumber } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ColumnDef, ResourceDefinition } from '../../../shared/resources/definition';
+import type { InlineEditDef } from '../../../shared/resources/extras';
+import { fillBody, matches } from '../conditions';
+
+type Row = Record<string, unknown>;
+
+/** Whether `value` fits the editor's bounds. */
+export function validInlineNumber(value: number | null, edit: InlineEditDef): value is number {
+  if (value === null || !Number.isFinite(value)) return false;
+  if (edit.integer && !Number.isInteger(value)) return false;
+  if (edit.min !== undefined && value < edit.min) return false;
+  return edit.max === undefined || value <= edit.max;
+}
+
+interface InlineNumberCellProps {
+  value: unknown;
+  row: Row;
+  column: ColumnDef;
+  resource: ResourceDefinition;
+}
+
+export function InlineNumberCell({ value, row, column, resource }: InlineNumberCellProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const dataProvider = useDataProvider();
+  const invalidate = useInvalidate();
+  const stored = Number(value ?? 0);
+  const [draft, setDraft] = useState<number | null>(stored);
+  const [saving, setSaving] = useState(false);
+  const edit = column.inlineEdit!;
+
+  const save = async () => {
+    if (draft === stored) return;
+    if (!validInlineNumber(draft, edit)) {
+      void message.error(t(edit.invalidKey));
+      setDraft(stored);
+      return;
+    }
+    const rule = edit.rules.find((r) => matches(r.when, row));
+    if (!rule) return;
+    setSaving(true);
+    try {
+      const payload = fillBody(rule.body, { row, inputs: { value: draft } });
+      await dataProvider().custom!({ url: '', method: 'post', payload, meta: { resource: resource.name, endpoint: rule.endpoint, id: row.id } });
+      void message.success(t(edit.successKey ?? 'crud.messages.saved'));
+      await invalidate({ resource: resource.name, invalidates: ['list'] });
+    } catch (err) {
+      void message.error((err as Error).message);
+      setDraft(stored);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <InputNumber
+      size="small"
+      style={{ width: 80 }}
+      value={draft}
+      min={edit.min}
+      max={edit.max}
+      precision={edit.integer ? 0 : undefined}
+      disabled={saving}
+      onChange={setDraft}
+      onBlur={() => void save()}
+      onPressEnter={() => void save()}
+      aria-label={t(column.titleKey)}
+      data-testid={`inline-${column.field}`}
+    />
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The buttons above a list: its switches (id sort, tag mode), collection-wide actions (test
+ * all, delete disabled ...) and the batch actions on the selected rows.
+ */
+import { Button, Popconfirm, Space, Switch } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { BatchActionDef, ConfirmDef } from '../../shared/resources/definition';
+import type { ListToggleDef, ToolbarActionDef } from '../../shared/resources/extras';
+
+interface ListToolbarProps {
+  toggles: ListToggleDef[];
+  toggleState: Record<string, boolean>;
+  onToggle: (param: string, on: boolean) => void;
+  toolbarActions: ToolbarActionDef[];
+  batchActions: BatchActionDef[];
+  busy: string | null;
+  onToolbar: (action: ToolbarActionDef) => void;
+  onBatch: (action: BatchActionDef) => void;
+}
+
+function Confirmed({ confirm, onConfirm, danger, children }: { confirm?: ConfirmDef; onConfirm: () => void; danger?: boolean; children: ReactNode }) {
+  const { t } = useTranslation();
+  if (!confirm) return <>{children}</>;
+  return (
+    <Popconfirm title={t(confirm.titleKey)} description={confirm.contentKey ? t(confirm.contentKey) : undefined} okButtonProps={{ danger }} onConfirm={onConfirm}>
+      {children}
+    </Popconfirm>
+  );
+}
+
+export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, batchActions, busy, onToolbar, onBatch }: ListToolbarProps) {
+  const { t } = useTranslation();
+  if (toggles.length + toolbarActions.length + batchActions.length === 0) return null;
+  return (
+    <Space wrap size={[8, 8]} className="sy-list-actions">
+      {toggles.map((toggle) => (
+        <Space key={toggle.param} size={4}>
+          <Switch size="small" checked={toggleState[toggle.param]} onChange={(on) => onToggle(toggle.param, on)} data-testid={`toggle-${toggle.param}`} />
+          <span>{t(toggle.labelKey)}</span>
+        </Space>
+      ))}
+      {toolbarActions.map((action) => (
+        <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onToolbar(action)}>
+          <Button danger={action.danger} loading={busy === `toolbar:${action.key}`} onClick={action.confirm ? undefined : () => onToolbar(action)} data-testid={`toolbar-${action.key}`}>
+            {t(action.labelKey)}
+          </Button>
+        </Confirmed>
+      ))}
+      {batchActions.map((action) => (
+        <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onBatch(action)}>
+          <Button danger={action.danger} loading={busy === `batch:${action.key}`} onClick={action.confirm ? undefined : () => onBatch(action)} data-testid={`batch-${action.key}`}>
+            {t(action.labelKey)}
+          </Button>
+        </Confirmed>
+      ))}
+    </Space>
+  );
+}

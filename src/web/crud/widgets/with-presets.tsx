@@ -1,0 +1,41 @@
+/**
+ * A quota or number input with preset buttons beneath (token quota $1 … $1000, create
+ * counts 10/20/30/100, seed 001 §9). A preset's label is its key's text, or the value as
+ * the field shows it.
+ */
+import { Button, InputNumber, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { FormFieldDef } from '../../../shared/resources/definition';
+import { usePublicStatus } from '../../state/status-context';
+import { displayQuota, quotaView } from '../quota-format';
+import { QuotaInput } from '../quota-input';
+
+interface WithPresetsProps {
+  def: FormFieldDef;
+  value?: number;
+  onChange?: (value: number | null) => void;
+  placeholder?: string;
+  id?: string;
+}
+
+export function WithPresets({ def, value, onChange, placeholder, id }: WithPresetsProps) {
+  const { t } = useTranslation();
+  const view = quotaView(usePublicStatus());
+  const label = (v: unknown, key?: string) => (key ? t(key) : def.kind === 'quota' ? displayQuota(Number(v), view, 0) : String(v));
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size={8}>
+      {def.kind === 'quota' ? (
+        <QuotaInput id={id} value={value} onChange={onChange} adjustDialog={def.adjustDialog} placeholder={placeholder} />
+      ) : (
+        <InputNumber<number> id={id} style={{ width: '100%' }} value={value} onChange={onChange} min={def.min} max={def.max} precision={def.integer ? 0 : undefined} placeholder={placeholder} />
+      )}
+      <Space wrap size={[8, 8]}>
+        {(def.presets ?? []).map((p) => (
+          <Button key={String(p.value)} size="small" type={value === p.value ? 'primary' : 'default'} ghost={value === p.value} onClick={() => onChange?.(Number(p.value))}>
+            {label(p.value, p.labelKey)}
+          </Button>
+        ))}
+      </Space>
+    </Space>
+  );
+}
