@@ -13,7 +13,15 @@ export class ApiClient {
     if (this.cookie) headers.cookie = this.cookie;
     if (this.userId !== undefined) headers['new-api-user'] = String(this.userId);
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+    let res;
+    try {
+      res = await fetch(this.baseUrl + path, init);
+    } catch (err) {
+      // A keep-alive connection the server closed while we were busy: a GET is asked again once.
+      if (method !== 'GET' || err.cause?.code !== 'UND_ERR_SOCKET') throw err;
+      res = await fetch(this.baseUrl + path, init);
+    }
     for (const c of res.headers.getSetCookie()) {
       const pair = c.split(';')[0];
       if (pair.startsWith('session=')) this.cookie = pair;

@@ -1,5 +1,5 @@
-// Our gateway as the benchmark runs it: the built server (dist/server/main.js, rebuilt when
-// older than its sources) on a fresh data folder and database, pinned to the target core,
+// Our gateway as the benchmark runs it: the built server (the bundle of `npm run build:server`,
+// built into dist/bench/server) on a fresh data folder and database, pinned to the target core,
 // seeded through the real console API, and the ledger read back after it stopped.
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,7 +11,7 @@ import { ApiClient } from './api-client.mjs';
 import { openBenchDb } from './db.mjs';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
-export const SERVER_ENTRY = join(ROOT, 'dist/server/main.js');
+export const SERVER_ENTRY = join(ROOT, 'dist/bench/server/main.js');
 /** The model of the load rows, and the slow ones of the memory run (the fake knows them). */
 export const MODEL = 'gpt-4o-mini';
 export const SLOW_MODELS = ['bench-slow-short', 'bench-slow-long'];
@@ -46,11 +46,26 @@ export async function npmScript(name) {
   if (code !== 0) throw new Error(`npm run ${name} failed (${code}): ${out.slice(-2000)}`);
 }
 
-/** Builds the server when dist/server/main.js is missing or older than its sources. */
-export async function ensureServerBuild(log) {
-  if (!stale('dist/server/main.js', ['src/server', 'src/shared', 'resources', 'package.json'])) return;
-  log('building the server (npm run build:server) ...');
-  await npmScript('build:server');
+/**
+ * Builds the server from the current sources into a folder of its own (dist/bench/server),
+ * with the options of scripts/build-server.mjs: another engineer's rebuild of dist/server
+ * cannot swap the bundle (or the source map the profile summary reads) during a run. From
+ * there the server still finds the project root (package.json, schemas/, dist/web).
+ */
+export async function buildServer(log) {
+  log('building the server (esbuild, as scripts/build-server.mjs) ...');
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [join(ROOT, 'src/server/main.ts')],
+    outfile: SERVER_ENTRY,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
 }
 
 export function freePort() {
@@ -71,20 +86,20 @@ export function freePort() {
  */
 export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [] }) {
   const dataDir = mkdtempSync(join(tmpdir(), `switchyard-bench-${name}-`));
-  const port = await freePort();
-  const sqlitePath = join(dataDir, 'bench.db');
-  const logFile = join(dataDir, 'server.log');
-  const child = startPinned(CORES.target, [process.execPath, ...nodeArgs, SERVER_ENTRY], {
-    cwd: ROOT,
-    logFile,
+  const gw = {
+    name,
+    dataDir,
+    sqlitePath: join(dataDir, 'bench.db'),
+    sqlDsn,
+    logFile: join(dataDir, 'server.log'),
+    nodeArgs,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
-      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      SQLITE_PATH: sqlitePath,
+      SQLITE_PATH: join(dataDir, 'bench.db'),
       SQL_DSN: sqlDsn,
       SESSION_SECRET: randomBytes(24).toString('hex'),
       GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
@@ -92,25 +107,30 @@ export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [] 
       CRITICAL_RATE_LIMIT_ENABLE: 'false',
       ...env,
     },
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const gw = { name, url, child, pid: child.pid, dataDir, sqlitePath, sqlDsn, logFile };
+  };
+  await launch(gw);
+  return gw;
+}
+
+async function launch(gw) {
+  const port = await freePort();
+  const child = startPinned(CORES.target, [process.execPath, ...gw.nodeArgs, SERVER_ENTRY], { cwd: ROOT, logFile: gw.logFile, env: { ...gw.env, PORT: String(port) } });
+  Object.assign(gw, { child, pid: child.pid, url: `http://127.0.0.1:${port}` });
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway ${name} exited at start (${child.exitCode}); see ${logFile}`);
+    if (child.exitCode !== null) throw new Error(`gateway ${gw.name} exited at start (${child.exitCode}); see ${gw.logFile}`);
     try {
-      const res = await fetch(`${url}/api/status`);
+      const res = await fetch(`${gw.url}/api/status`);
       if (res.ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       await stop(child);
-      throw new Error(`gateway ${name} did not answer /api/status within 60 s; see ${logFile}`);
+      throw new Error(`gateway ${gw.name} did not answer /api/status within 60 s; see ${gw.logFile}`);
     }
     await sleep(200);
   }
-  return gw;
 }
 
 /** Stops the gateway (SIGTERM, so it settles and flushes) and waits for its exit. */

@@ -1,6 +1,6 @@
 // Summary of a V8 .cpuprofile (node --cpu-prof) of the gateway: self time by function and by
 // source file, and total (inclusive) time by source file, with positions in the bundle mapped
-// back to src/ through dist/server/main.js.map. Also a CLI:
+// back to src/ through the bundle's source map (dist/bench/server/main.js.map). Also a CLI:
 //   node bench/lib/profile.mjs <file.cpuprofile> [top]
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -54,6 +54,7 @@ export function summarizeProfile(profileFile, bundle) {
     add(selfFile, place.file, ms);
     const files = new Set();
     for (let at = id; at !== undefined; at = parent.get(at)) files.add(places.get(at).file);
+    files.delete('(root)');
     for (const f of files) add(totalFile, f, ms);
   });
   const top = (m) => [...m.entries()].sort((a, b) => b[1] - a[1]).map(([name, ms]) => ({ name, ms, share: ms / total }));
@@ -74,5 +75,5 @@ export function printProfile(summary, limit = 20) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = new URL('../..', import.meta.url).pathname;
-  printProfile(summarizeProfile(process.argv[2], `${root}dist/server/main.js`), Number(process.argv[3] ?? 25));
+  printProfile(summarizeProfile(process.argv[2], `${root}dist/bench/server/main.js`), Number(process.argv[3] ?? 25));
 }

@@ -4,9 +4,9 @@ const DEFAULTS = {
   warmup: 3, // seconds of warm-up before each measured load row
   duration: 12, // seconds of each measured load row
   connections: '32,128',
-  probeCount: 500, // sequential requests of the unloaded probe, per target and mode
+  probeCount: 500, // sequential requests of the unloaded probe, per target and mode (0: no probe)
   probeWarmup: 100,
-  streams: 1000, // concurrent slow streams of the memory run
+  streams: 1000, // concurrent slow streams of the memory run (0: no memory run)
   settle: 5, // seconds of quiet after a memory round before "after" is read
   soakSeconds: 600,
   soakShare: 0.8, // share of the goal load the soak runs at

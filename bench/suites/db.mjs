@@ -10,7 +10,7 @@ import { openBenchDb } from '../lib/db.mjs';
 import {
   chatRequest,
   createChannel,
-  ensureServerBuild,
+  buildServer,
   ledgerCheck,
   relayAnswers,
   removeGatewayFiles,
@@ -29,6 +29,8 @@ const SPAN = 30 * DAY;
 const USERS = 100;
 const MODELS = 100;
 const BATCHES = 20;
+/** A prime above the row counts: n → n·p mod it is a permutation, a cheap independent hash per column. */
+const HASH_MODULUS = 1_000_003;
 const GROUPS = ['default,vip', 'default', 'vip,svip'];
 const modelName = (i) => `bench-model-${String(i % MODELS).padStart(3, '0')}`;
 
@@ -52,27 +54,36 @@ async function seedRows(db, settings, now, log) {
     `INSERT INTO users (username, password, display_name, role, status, quota, "group")
      SELECT 'bench-user-' || ${q.text('n')}, '', 'bench', 1, 1, 1000000, 'default' FROM ${q.series(1, USERS)}`,
   );
-  const [{ first }] = await db.all(`SELECT MIN(id) AS first FROM users WHERE username LIKE 'bench-user-%'`);
+  const [{ first }] = await db.all(`SELECT MIN(id) AS "first" FROM users WHERE username LIKE 'bench-user-%'`);
   await db.exec(
     `INSERT INTO tokens (user_id, key, status, name, created_time, accessed_time, expired_time, remain_quota, unlimited_quota, used_quota, "group")
      SELECT ${Number(first)} + n % ${USERS}, 'bt' || ${q.pad('n', 46)}, 1, 'token-' || ${q.text('n')}, ${now - SPAN}, ${now}, -1, 500000, ${q.bool('0')}, 0, ''
      FROM ${q.series(1, settings.tokens)}`,
   );
+  // Logs point at the seeded tokens and channels only: the bench token's ledger stays its own.
+  const [{ firstToken }] = await db.all(`SELECT MIN(id) AS "firstToken" FROM tokens WHERE key LIKE 'bt%'`);
+  const [{ firstChannel }] = await db.all(`SELECT MIN(id) AS "firstChannel" FROM channels WHERE name LIKE 'bench-ch-%'`);
   const chunk = 100_000;
   const began = Date.now();
   for (let from = 1; from <= settings.logs; from += chunk) {
     const to = Math.min(settings.logs, from + chunk - 1);
     // Rows in time order (ids grow with created_at, as in a live system); every other column
-    // spread over users, tokens, models, channels, groups and types.
+    // spread over users, tokens, models, channels and groups by its own hash of n, so the
+    // filters are independent of each other (as in real traffic).
+    const h = (prime, modulo) => `((n * ${prime}) % ${HASH_MODULUS}) % ${modulo}`;
+    const user = h(7919, USERS);
+    const tokenIndex = h(15485863, settings.tokens);
+    const token = `${Number(firstToken)} + ${tokenIndex}`;
+    const channel = `${Number(firstChannel)} + ${h(32452843, settings.channels)}`;
     await db.exec(
       `INSERT INTO logs (user_id, created_at, type, content, username, token_name, model_name, quota, prompt_tokens, completion_tokens, use_time, is_stream, channel_id, token_id, "group", other)
-       SELECT ${Number(first)} + (n * 7919) % ${USERS}, ${now - SPAN} + (n * ${SPAN}) / ${settings.logs},
+       SELECT ${Number(first)} + ${user}, ${now - SPAN} + (n * ${SPAN}) / ${settings.logs},
          CASE n % 10 WHEN 0 THEN 1 WHEN 5 THEN 4 ELSE 2 END,
          'model price 1.00, completion ratio 1.00, group ratio 1.00',
-         'bench-user-' || ${q.text(`1 + (n * 7919) % ${USERS}`)}, 'token-' || ${q.text(`1 + (n * 17) % ${settings.tokens}`)},
-         'bench-model-' || ${q.pad(`(n * 31) % ${MODELS}`, 3)}, 1 + (n * 37) % 5000, (n * 11) % 2000, (n * 3) % 1000, n % 30, ${q.bool('n % 2')},
-         1 + (n * 13) % ${settings.channels}, 1 + (n * 17) % ${settings.tokens}, CASE n % 3 WHEN 0 THEN 'default' WHEN 1 THEN 'vip' ELSE 'svip' END,
-         '{"model_ratio":1,"group_ratio":1,"completion_ratio":1,"cache_tokens":0,"cache_ratio":1,"frt":-1000,"admin_info":{"use_channel":["' || ${q.text(`1 + (n * 13) % ${settings.channels}`)} || '"]}}'
+         'bench-user-' || ${q.text(`1 + ${user}`)}, 'token-' || ${q.text(`1 + ${tokenIndex}`)}, 'bench-model-' || ${q.pad(h(104729, MODELS), 3)},
+         1 + (n * 37) % 5000, (n * 11) % 2000, (n * 3) % 1000, n % 30, ${q.bool('n % 2')}, ${channel}, ${token},
+         CASE ${h(49979687, 3)} WHEN 0 THEN 'default' WHEN 1 THEN 'vip' ELSE 'svip' END,
+         '{"model_ratio":1,"group_ratio":1,"completion_ratio":1,"cache_tokens":0,"cache_ratio":1,"frt":-1000,"admin_info":{"use_channel":["' || ${q.text(channel)} || '"]}}'
        FROM ${q.series(from, to)}`,
     );
     log(`  logs ${fmt.int(to)} / ${fmt.int(settings.logs)} (${((Date.now() - began) / 1000).toFixed(0)} s)`);
@@ -173,6 +184,9 @@ async function runOn(label, sqlDsn, settings, goals, log) {
       await db.close();
     }
 
+    // The seeding blocked this process for minutes: let it see the keep-alive connections
+    // the server closed meanwhile before asking again.
+    await sleep(500);
     log(`[${label}] timing the console queries (${settings.dbRepeats} runs each) ...`);
     const filters = logFilters(now, settings);
     const page = (i) => `p=0&page_size=${i % 2 ? 10 : 100}`;
@@ -211,9 +225,12 @@ async function runOn(label, sqlDsn, settings, goals, log) {
     }
     await stopGateway(gw);
     result.ledger = relay.ok ? await ledgerCheck(gw) : undefined;
+    removeGatewayFiles(gw);
+  } catch (err) {
+    if (gw) log(`[${label}] failed; the gateway's folder is kept: ${gw.dataDir} (log: ${gw.logFile})`);
+    throw err;
   } finally {
     await stopGateway(gw);
-    removeGatewayFiles(gw);
     await stop(fake.child);
   }
   reportDb(result, goals);
@@ -262,7 +279,7 @@ function reportDb(r, goals) {
 }
 
 export async function dbSuite(settings, goals, log) {
-  await ensureServerBuild(log);
+  await buildServer(log);
   const results = [await runOn('sqlite', '', settings, goals, log)];
   const pgUrl = process.env.TEST_POSTGRES_URL;
   if (!pgUrl) {

@@ -4,12 +4,12 @@
 // SQLite busy/locked error in the answers or the server log, the rate held, and the ledger.
 import { readFileSync } from 'node:fs';
 import { CORES, rssKb, runWorker, stop } from '../lib/procs.mjs';
-import { chatRequest, ensureServerBuild, ledgerCheck, relayAnswers, removeGatewayFiles, seedGateway, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { chatRequest, buildServer, ledgerCheck, relayAnswers, removeGatewayFiles, seedGateway, startGateway, stopGateway } from '../lib/gateway.mjs';
 import { startBare, startFake, worker } from '../lib/targets.mjs';
 import { fmt, printTable } from '../lib/report.mjs';
 
 const GOAL_SHARE_OF_BARE = 0.5;
-const CONNECTIONS = 32;
+const CONNECTIONS = 64;
 const BUSY = /SQLITE_BUSY|SQLITE_LOCKED|database is locked|database table is locked/i;
 
 function load(target, stream, { seconds, warmup, rate, tokenKey }) {
@@ -23,7 +23,7 @@ function load(target, stream, { seconds, warmup, rate, tokenKey }) {
 }
 
 export async function soakSuite(settings, goals, log) {
-  await ensureServerBuild(log);
+  await buildServer(log);
   const started = [];
   const result = {};
   try {
