@@ -19,6 +19,7 @@ import {
   TagChildrenCell,
 } from './cells/value-cells';
 import type { RenderContext } from './renderers';
+import './cells/cells.css';
 
 type Row = Record<string, unknown>;
 type GatewayRenderer = (value: unknown, row: Row, column: ColumnDef, ctx: RenderContext) => ReactNode;

@@ -27,4 +27,11 @@ export const PAGES: Record<PagePath, PageRoute> = {
   '/oauth/:provider': { access: 'public', component: page(() => import('./account/oauth-callback-page'), 'OAuthCallbackPage') },
   '/personal': { access: 'user', component: page(() => import('./personal/personal-page'), 'PersonalPage') },
   '/setting': { access: 'admin', component: page(() => import('./settings/settings-page'), 'SettingsPage') },
+  '/topup': { access: 'user', component: page(() => import('./wallet/wallet-page'), 'WalletPage') },
+  '/pricing': { access: 'public', component: page(() => import('./pricing/pricing-page'), 'PricingPage') },
+  '/playground': { access: 'user', component: page(() => import('./playground/playground-page'), 'PlaygroundPage') },
+  '/chat': { access: 'user', component: page(() => import('./chat/chat-page'), 'ChatPage') },
+  '/chat/:id': { access: 'user', component: page(() => import('./chat/chat-page'), 'ChatPage') },
+  '/chat2link': { access: 'user', component: page(() => import('./chat/chat2link-page'), 'Chat2LinkPage') },
+  '/detail': { access: 'user', component: page(() => import('./dashboard/dashboard-page'), 'DashboardPage') },
 };
