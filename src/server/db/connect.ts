@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './tables';
 import { SqliteValuesPlugin } from './sqlite-values-plugin';
 
@@ -15,6 +16,17 @@ export interface Db {
   db: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+}
+
+/**
+ * The better-sqlite3 handle behind a SQLite Kysely instance, for the few hot paths that run
+ * prepared statements directly (the relay's ledger). Use it only while holding Kysely's
+ * connection (`db.connection().execute(...)`), so no Kysely query interleaves.
+ */
+const sqliteHandles = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
+
+export function sqliteHandle(db: Kysely<Database>): BetterSqlite3.Database | undefined {
+  return sqliteHandles.get(db);
 }
 
 export interface DbTarget {
@@ -58,6 +70,7 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = OFF');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins: [new SqliteValuesPlugin()] });
+    sqliteHandles.set(db, database);
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   if (target.dialect === 'postgres') {

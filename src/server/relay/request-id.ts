@@ -18,8 +18,21 @@ function randomSuffix(): string {
   return out;
 }
 
-export function newRequestId(now = new Date()): string {
-  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+let stampSecond = -1;
+let stampText = '';
+
+/** `yyyyMMddHHmmss` of local time, formatted once per second. */
+function stamp(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== stampSecond) {
+    const now = new Date(ms);
+    stampText = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+    stampSecond = second;
+  }
+  return stampText;
+}
+
+export function newRequestId(ms = Date.now()): string {
   const nanos = Number(process.hrtime.bigint() % 1_000_000_000n);
-  return `${stamp}${nanos}${randomSuffix()}`;
+  return `${stamp(ms)}${nanos}${randomSuffix()}`;
 }

@@ -28,11 +28,13 @@ declare module 'fastify' {
 
 const CORS_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 
+/** CORS for browsers (all origins, credentials); API clients send no Origin and get none of it. */
 function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin;
+  if (!origin) return;
   // Credentials are allowed, so the origin is echoed rather than `*`.
-  reply.header('Access-Control-Allow-Origin', origin || '*');
-  if (origin) reply.header('Vary', 'Origin');
+  reply.header('Access-Control-Allow-Origin', origin);
+  reply.header('Vary', 'Origin');
   reply.header('Access-Control-Allow-Credentials', 'true');
   reply.header('Access-Control-Allow-Methods', CORS_METHODS);
   reply.header('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] || '*');

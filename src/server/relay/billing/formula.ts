@@ -18,8 +18,17 @@ export type Rounding = 'round' | 'truncate';
 
 const ZERO: Fraction = { n: 0n, d: 1n };
 
+/** Ratios come from a few option tables: their fractions are made once. */
+const fractions = new Map<number, Fraction>();
+
 function exact(value: number): Fraction {
-  return toFraction(Math.max(0, value)) ?? ZERO;
+  let f = fractions.get(value);
+  if (!f) {
+    f = toFraction(Math.max(0, value)) ?? ZERO;
+    if (fractions.size > 4096) fractions.clear();
+    fractions.set(value, f);
+  }
+  return f;
 }
 
 function count(tokens: number | undefined): Fraction {

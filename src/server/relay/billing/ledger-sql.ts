@@ -9,11 +9,12 @@
  * Lock order in every transaction: journal rows, tokens, users, channels, logs — so two nodes'
  * batches cannot deadlock on each other in the common case (the writer retries if they do).
  */
-import { sql, type Insertable, type Transaction } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { LogsTable } from '../../db/tables';
 import type { DialectName } from '../../db/connect';
-import type { Database, LogsTable, QuotaReservationsTable } from '../../db/tables';
+import type { SqlRunner } from './ledger-store';
 
-type Trx = Transaction<Database>;
+type Trx = SqlRunner;
 
 /** Ids per IN list and rows per multi-row INSERT: well under every database's limits. */
 const CHUNK = 200;
@@ -58,9 +59,29 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   return out;
 }
 
-function changed(result: { numUpdatedRows: bigint } | undefined): boolean {
-  return Number(result?.numUpdatedRows ?? 0) > 0;
+function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
 }
+
+/** Consume-log columns, in insert order (`group` quoted for every database). */
+const LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'token_id',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'use_time',
+  'is_stream',
+  'channel_id',
+  'group',
+  'other',
+] as const;
 
 function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
   const out = new Map<number, T[]>();
@@ -74,51 +95,41 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
 }
 
 export class LedgerStatements {
-  constructor(private readonly dialect: DialectName) {}
+  /** FOR UPDATE where rows can be locked (SQLite serialises writers instead). */
+  readonly #forUpdate: string;
+  readonly #logInsertHead: string;
 
-  get #lock(): boolean {
-    return this.dialect !== 'sqlite';
+  constructor(dialect: DialectName) {
+    this.#forUpdate = dialect === 'sqlite' ? '' : ' FOR UPDATE';
+    const quote = dialect === 'mysql' ? (c: string) => `\`${c}\`` : (c: string) => `"${c}"`;
+    this.#logInsertHead = `INSERT INTO logs (${LOG_COLUMNS.map(quote).join(', ')}) VALUES `;
   }
 
   /** `quota = quota - amount` only while at least `floor` is there; answers whether it moved. */
   async #takeUser(trx: Trx, userId: number, amount: number, floor: number): Promise<boolean> {
-    const result = await trx
-      .updateTable('users')
-      .set({ quota: sql<number>`quota - ${amount}` })
-      .where('id', '=', userId)
-      .where('quota', '>=', floor)
-      .executeTakeFirst();
-    return changed(result);
+    return (await trx.run('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?', [amount, userId, floor])).changes > 0;
   }
 
   async #takeToken(trx: Trx, tokenId: number, amount: number, floor: number): Promise<boolean> {
-    const result = await trx
-      .updateTable('tokens')
-      .set({ remain_quota: sql<number>`remain_quota - ${amount}` })
-      .where('id', '=', tokenId)
-      .where('remain_quota', '>=', floor)
-      .executeTakeFirst();
-    return changed(result);
+    return (await trx.run('UPDATE tokens SET remain_quota = remain_quota - ? WHERE id = ? AND remain_quota >= ?', [amount, tokenId, floor])).changes > 0;
   }
 
   async #moveUser(trx: Trx, userId: number, amount: number): Promise<void> {
-    if (amount !== 0) await trx.updateTable('users').set({ quota: sql<number>`quota - ${amount}` }).where('id', '=', userId).execute();
+    if (amount !== 0) await trx.run('UPDATE users SET quota = quota - ? WHERE id = ?', [amount, userId]);
   }
 
   async #moveToken(trx: Trx, tokenId: number, amount: number): Promise<void> {
-    if (amount !== 0) await trx.updateTable('tokens').set({ remain_quota: sql<number>`remain_quota - ${amount}` }).where('id', '=', tokenId).execute();
+    if (amount !== 0) await trx.run('UPDATE tokens SET remain_quota = remain_quota - ? WHERE id = ?', [amount, tokenId]);
   }
 
   async #userQuota(trx: Trx, userId: number): Promise<number> {
-    let query = trx.selectFrom('users').select('quota').where('id', '=', userId);
-    if (this.#lock) query = query.forUpdate();
-    return Number((await query.executeTakeFirst())?.quota ?? 0);
+    const { rows } = await trx.run(`SELECT quota FROM users WHERE id = ?${this.#forUpdate}`, [userId]);
+    return Number(rows[0]?.quota ?? 0);
   }
 
   async #tokenRemain(trx: Trx, tokenId: number): Promise<number> {
-    let query = trx.selectFrom('tokens').select('remain_quota').where('id', '=', tokenId);
-    if (this.#lock) query = query.forUpdate();
-    return Number((await query.executeTakeFirst())?.remain_quota ?? 0);
+    const { rows } = await trx.run(`SELECT remain_quota FROM tokens WHERE id = ?${this.#forUpdate}`, [tokenId]);
+    return Number(rows[0]?.remain_quota ?? 0);
   }
 
   /**
@@ -143,16 +154,12 @@ export class LedgerStatements {
     )) {
       await this.#moveToken(trx, tokenId, group.reduce((s, i) => s + i.amount, 0));
     }
-    const rows: Insertable<QuotaReservationsTable>[] = accepted.map((i) => ({
-      id: i.id,
-      node,
-      instance,
-      user_id: i.userId,
-      token_id: i.tokenId,
-      amount: i.amount,
-      created_at: now,
-    }));
-    for (const chunk of chunks(rows)) await trx.insertInto('quota_reservations').values(chunk).execute();
+    for (const chunk of chunks(accepted)) {
+      await trx.run(
+        `INSERT INTO quota_reservations (id, node, instance, user_id, token_id, amount, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((i) => [i.id, node, instance, i.userId, i.tokenId, i.amount, now]),
+      );
+    }
     return items.map((i) => outcomes.get(i)!);
   }
 
@@ -257,12 +264,19 @@ export class LedgerStatements {
 
     const charged = items.map((item, n) => (open.has(item.reservationId) ? item.reserved : 0) + extra[n]!);
     await this.#countUsage(trx, items, charged, backToUser, backToToken, now);
-    const logs = items.flatMap((item, n) => (item.log ? [{ ...item.log, quota: charged[n]! }] : []));
-    for (const chunk of chunks(logs)) await trx.insertInto('logs').values(chunk).execute();
-    for (const ids of chunks([...open])) await trx.deleteFrom('quota_reservations').where('id', 'in', ids).execute();
+    const logs = items.flatMap((item, n) => (item.log ? [{ ...item.log, quota: charged[n]! } as Record<string, unknown>] : []));
+    for (const chunk of chunks(logs)) {
+      const row = `(${placeholders(LOG_COLUMNS.length)})`;
+      await trx.run(
+        this.#logInsertHead + chunk.map(() => row).join(', '),
+        chunk.flatMap((log) => LOG_COLUMNS.map((c) => log[c] ?? (c === 'other' || c === 'content' ? '' : 0))),
+      );
+    }
+    for (const ids of chunks([...open])) await trx.run(`DELETE FROM quota_reservations WHERE id IN (${placeholders(ids.length)})`, ids);
     const after = new Map<number, number>();
     for (const userIds of chunks([...new Set(items.map((i) => i.userId))])) {
-      for (const row of await trx.selectFrom('users').select(['id', 'quota']).where('id', 'in', userIds).execute()) after.set(row.id, Number(row.quota));
+      const { rows } = await trx.run(`SELECT id, quota FROM users WHERE id IN (${placeholders(userIds.length)})`, userIds);
+      for (const row of rows) after.set(Number(row.id), Number(row.quota));
     }
     return charged.map((c, n) => ({ charged: c, userQuotaAfter: after.get(items[n]!.userId) ?? 0 }));
   }
@@ -274,9 +288,8 @@ export class LedgerStatements {
   async #lockJournal(trx: Trx, ids: string[]): Promise<Set<string>> {
     const open = new Set<string>();
     for (const chunk of chunks(ids)) {
-      let query = trx.selectFrom('quota_reservations').select('id').where('id', 'in', chunk);
-      if (this.#lock) query = query.forUpdate();
-      for (const row of await query.execute()) open.add(row.id);
+      const { rows } = await trx.run(`SELECT id FROM quota_reservations WHERE id IN (${placeholders(chunk.length)})${this.#forUpdate}`, chunk);
+      for (const row of rows) open.add(String(row.id));
     }
     return open;
   }
@@ -306,27 +319,15 @@ export class LedgerStatements {
     });
     for (const [tokenId, used] of [...tokens].sort((a, b) => a[0] - b[0])) {
       const back = backToToken.get(tokenId) ?? 0;
-      await trx
-        .updateTable('tokens')
-        .set({ used_quota: sql<number>`used_quota + ${used}`, remain_quota: sql<number>`remain_quota + ${back}`, accessed_time: now })
-        .where('id', '=', tokenId)
-        .execute();
+      await trx.run('UPDATE tokens SET used_quota = used_quota + ?, remain_quota = remain_quota + ?, accessed_time = ? WHERE id = ?', [used, back, now, tokenId]);
     }
     for (const [userId, u] of [...users].sort((a, b) => a[0] - b[0])) {
       const back = backToUser.get(userId) ?? 0;
       if (u.used === 0 && u.requests === 0 && back === 0) continue;
-      await trx
-        .updateTable('users')
-        .set({
-          used_quota: sql<number>`used_quota + ${u.used}`,
-          request_count: sql<number>`request_count + ${u.requests}`,
-          quota: sql<number>`quota + ${back}`,
-        })
-        .where('id', '=', userId)
-        .execute();
+      await trx.run('UPDATE users SET used_quota = used_quota + ?, request_count = request_count + ?, quota = quota + ? WHERE id = ?', [u.used, u.requests, back, userId]);
     }
     for (const [channelId, used] of [...channels].sort((a, b) => a[0] - b[0])) {
-      if (used !== 0) await trx.updateTable('channels').set({ used_quota: sql<number>`used_quota + ${used}` }).where('id', '=', channelId).execute();
+      if (used !== 0) await trx.run('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', [used, channelId]);
     }
   }
 }

@@ -2,10 +2,11 @@
  * The ledger writer: reservations and settlements go through one queue and are written by a
  * group commit — one transaction carries every item waiting at that moment.
  *
- * - A reservation is written at once when the writer is idle, else with the next batch; the
- *   request waits for its commit (it must know the money is there before calling upstream).
- * - A settlement is not waited for: it rides along with the next batch, and at the latest
- *   SETTLE_DELAY_MS after it was queued (or when MAX_BATCH are waiting, or at stop()).
+ * - A reservation is written with the requests that arrived in the same turn of the event
+ *   loop (or, when a batch is being written, with the next one); the request waits for its
+ *   commit (it must know the money is there before calling upstream).
+ * - A settlement is not waited for: it is written at the latest SETTLE_DELAY_MS after it was
+ *   queued (sooner when MAX_BATCH are waiting, and at stop()), many in one transaction.
  *   A crash therefore loses at most the settlements of the last ~100 ms, each one whole: its
  *   journal row stays, and recovery at the next start refunds that reservation, so "quota
  *   taken = consume logs + open reservations" holds at every instant.
@@ -18,6 +19,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { LedgerStatements, type ReserveItem, type ReserveOutcome, type SettleItem, type SettleResult } from './ledger-sql';
+import { ledgerStore, type LedgerStore } from './ledger-store';
 
 export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
 
@@ -66,10 +68,12 @@ export class Ledger {
   /** Random per process start. */
   readonly instance = randomBytes(6).toString('hex');
   readonly #sql: LedgerStatements;
+  readonly #store: LedgerStore;
   #seq = 0;
   #reserves: PendingReserve[] = [];
   #settles: PendingSettle[] = [];
   #running = false;
+  #soon = false;
   #settleDue = false;
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
@@ -82,6 +86,7 @@ export class Ledger {
   ) {
     this.node = node.slice(0, 128);
     this.#sql = new LedgerStatements(ctx.dialect);
+    this.#store = ledgerStore(ctx.db, ctx.dialect);
   }
 
   /** Settlements queued and not yet written. */
@@ -95,7 +100,7 @@ export class Ledger {
     const id = `${this.instance}-${(++this.#seq).toString(36)}`;
     return new Promise<ReserveOutcome>((resolve, reject) => {
       this.#reserves.push({ item: { id, ...request }, resolve, reject });
-      this.#kick();
+      this.#kickSoon();
     }).then((outcome) => (outcome.ok ? { ok: true as const, id } : outcome));
   }
 
@@ -146,6 +151,16 @@ export class Ledger {
     }, SETTLE_DELAY_MS);
   }
 
+  /** After the requests already read from the sockets in this turn joined the batch. */
+  #kickSoon(): void {
+    if (this.#soon || this.#running) return;
+    this.#soon = true;
+    setImmediate(() => {
+      this.#soon = false;
+      this.#kick();
+    });
+  }
+
   #kick(): void {
     if (this.#running) return;
     this.#running = true;
@@ -168,10 +183,8 @@ export class Ledger {
   async #loop(): Promise<void> {
     for (;;) {
       const now = Date.now();
-      // Settlements ride along with every reservation batch, and go alone when due.
-      const takeSettles = this.#settleDue || this.#reserves.length > 0;
       const settles: PendingSettle[] = [];
-      if (takeSettles) {
+      if (this.#settleDue) {
         const later: PendingSettle[] = [];
         for (const s of this.#settles) (s.notBefore <= now && settles.length < MAX_BATCH ? settles : later).push(s);
         this.#settles = later;
@@ -224,7 +237,7 @@ export class Ledger {
     const now = Math.floor(Date.now() / 1000);
     for (let attempt = 1; ; attempt++) {
       try {
-        const { charged, outcomes } = await this.ctx.db.transaction().execute(async (trx) => ({
+        const { charged, outcomes } = await this.#store.transaction(async (trx) => ({
           charged: settles.length > 0 ? await this.#sql.settle(trx, settles.map((s) => s.item), now) : [],
           outcomes: reserves.length > 0 ? await this.#sql.reserve(trx, this.node, this.instance, reserves.map((r) => r.item), now) : [],
         }));

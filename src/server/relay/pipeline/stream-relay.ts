@@ -15,7 +15,7 @@
 import type { FastifyReply } from 'fastify';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
 import { SseParser } from '../stream/sse-parser';
-import { SseWriter } from '../stream/sse-writer';
+import { formatEvents, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
 import type { Delivered, Ending, RelayCall } from './call';
@@ -90,20 +90,27 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   };
 
   try {
-    outer: for await (const chunk of upstream.body) {
+    for await (const chunk of upstream.body) {
       timer?.refresh();
+      // Everything one upstream read carried goes out in one write: no event waits longer than
+      // it did upstream, and a burst of small events costs one syscall, not one each.
+      let out: SseEvent[] | undefined;
       for (const event of parser.push(chunk as Buffer)) {
         if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
         const step = converter.onEvent(event);
         counter.add(step.text);
         if (step.usage) usage = step.usage;
-        await deliver(step.out);
+        if (step.out.length > 0) {
+          if (out) out.push(...step.out);
+          else out = step.out;
+        }
         if (step.error) {
           upstreamError = step.error;
-          break outer;
+          break;
         }
       }
-      if (clientGone) break;
+      if (out) await deliver(out);
+      if (upstreamError || clientGone) break;
     }
     if (!upstreamError && !clientGone) {
       for (const event of parser.end()) {
@@ -144,8 +151,9 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
         await deliver([errorEvent(call, error)]);
       }
     } else {
-      await deliver(fin.out);
-      if (call.spec.clientFormat === 'openai') await open().writeRaw('data: [DONE]\n\n');
+      // The closing events, [DONE] and the end of the response in one write.
+      const closing = formatEvents(fin.out) + (call.spec.clientFormat === 'openai' ? 'data: [DONE]\n\n' : '');
+      if (closing) open().end(closing);
     }
   }
   writer?.end();

@@ -77,8 +77,12 @@ export class SseWriter {
     });
   }
 
-  end(): void {
+  /** Ends the response, with a last piece of text in the same write. Idempotent. */
+  end(text?: string): void {
     if (this.#keepAlive) clearInterval(this.#keepAlive);
-    if (!this.closed) this.res.end();
+    if (!this.closed && !this.res.writableEnded) {
+      if (text) this.res.end(text);
+      else this.res.end();
+    }
   }
 }
