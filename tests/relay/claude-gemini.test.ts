@@ -26,6 +26,7 @@ describeEachDialect('relay across providers (openai and anthropic clients)', (di
     await seedChannel(b.s, { type: 1, base_url: openai.url, models: GPT });
     await seedChannel(b.s, { type: 14, base_url: claude.url, key: 'sk-ant-fake-good', models: CLAUDE });
     await seedChannel(b.s, { type: 24, base_url: gemini.url, key: 'gm-fake-good', models: GEMINI });
+    await seedChannel(b.s, { type: 3, base_url: openai.url, key: 'sk-fake-good', models: 'gpt-4o', other: '2024-10-21' });
   });
   afterAll(async () => {
     await b?.close();
@@ -135,5 +136,20 @@ describeEachDialect('relay across providers (openai and anthropic clients)', (di
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe('streaming gemini words');
+  });
+
+  it('openai client → /v1/chat/completions → Azure channel (deployment URL, api-key, api-version)', async () => {
+    openai.script({ text: 'azure says hi', usage: { prompt: 10, completion: 2 } });
+    const res = await b.openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] });
+    expect(res.choices[0]!.message.content).toBe('azure says hi');
+    const upstream = openai.requests.at(-1)!;
+    expect(upstream.path).toBe('/openai/deployments/gpt-4o/chat/completions');
+    expect(upstream.query.get('api-version')).toBe('2024-10-21');
+    expect(upstream.headers['api-key']).toBe('sk-fake-good');
+    openai.script({ text: 'azure streams', usage: { prompt: 10, completion: 2 } });
+    const stream = await b.openai().chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('azure streams');
   });
 });
