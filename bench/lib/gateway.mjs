@@ -1,10 +1,10 @@
 // Our gateway as the benchmark runs it: the built server (the bundle of `npm run build:server`,
 // built into dist/bench/server) on a fresh data folder and database, pinned to the target core,
 // seeded through the real console API, and the ledger read back after it stopped.
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CORES, sleep, startPinned, stop } from './procs.mjs';
 import { ApiClient } from './api-client.mjs';
@@ -12,6 +12,7 @@ import { openBenchDb } from './db.mjs';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 export const SERVER_ENTRY = join(ROOT, 'dist/bench/server/main.js');
+const OUT_DIR = join(ROOT, 'bench/.out');
 /** The model of the load rows, and the slow ones of the memory run (the fake knows them). */
 export const MODEL = 'gpt-4o-mini';
 export const SLOW_MODELS = ['bench-slow-short', 'bench-slow-long'];
@@ -138,8 +139,22 @@ export async function stopGateway(gw) {
   await stop(gw?.child, 15_000);
 }
 
+/** Removes the gateway's temporary folder, keeping its server log in bench/.out. */
 export function removeGatewayFiles(gw) {
-  if (gw?.dataDir) rmSync(gw.dataDir, { recursive: true, force: true });
+  if (!gw?.dataDir) return;
+  if (existsSync(gw.logFile)) {
+    mkdirSync(OUT_DIR, { recursive: true });
+    copyFileSync(gw.logFile, join(OUT_DIR, `server-${gw.name}-${basename(gw.dataDir)}.log`));
+  }
+  rmSync(gw.dataDir, { recursive: true, force: true });
+}
+
+/** Warning and error lines (pino levels 40+) of the gateway's log, for the report. */
+export function serverLogProblems(gw) {
+  if (!existsSync(gw.logFile)) return [];
+  return readFileSync(gw.logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /"level":(40|50|60)/.test(line));
 }
 
 function expectOk(what, res) {

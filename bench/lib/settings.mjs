@@ -1,8 +1,10 @@
 // Settings of a benchmark run: environment variables BENCH_<NAME>, overridden by
 // command-line flags --<name>=<value> (for example `npm run bench -- --duration=20`).
 const DEFAULTS = {
+  firstWarmup: 5, // seconds of load per target and mode before the first load row
   warmup: 3, // seconds of warm-up before each measured load row
-  duration: 12, // seconds of each measured load row
+  duration: 10, // seconds of each measured load row
+  repeats: 1, // rounds of load rows; each row shows its best round (for a busy machine)
   connections: '32,128',
   probeCount: 500, // sequential requests of the unloaded probe, per target and mode (0: no probe)
   probeWarmup: 100,

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORES, hwmKb, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
-import { chatRequest, buildServer, SERVER_ENTRY, ledgerCheck, removeGatewayFiles, relayAnswers, seedGateway, SLOW_MODELS, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { chatRequest, buildServer, SERVER_ENTRY, serverLogProblems, ledgerCheck, removeGatewayFiles, relayAnswers, seedGateway, SLOW_MODELS, startGateway, stopGateway } from '../lib/gateway.mjs';
 import { startBare, startFake, worker } from '../lib/targets.mjs';
 import { fmt, printTable } from '../lib/report.mjs';
 import { printProfile, summarizeProfile } from '../lib/profile.mjs';
@@ -95,15 +95,27 @@ export async function gatewaySuite(settings, goals, log) {
       }
     }
 
-    // 3. Load rows, the targets interleaved so drift on the shared machine hits them alike.
-    for (const stream of [false, true]) {
-      for (const connections of settings.connectionList) {
-        for (const target of [bare, ...gateways]) {
-          log(`load: ${target.label}, ${stream ? 'stream' : 'JSON'}, ${connections} connections, ${settings.warmup}+${settings.duration} s ...`);
-          results.rows.push(await loadRow(target, stream, connections, settings));
+    // 3. Load rows, the targets interleaved so drift on the shared machine hits them alike,
+    //    after one longer warm-up of each target and mode (JIT, pools, heap size).
+    if (settings.firstWarmup > 0) {
+      for (const target of [bare, ...gateways]) {
+        log(`warm-up: ${target.label}, ${settings.firstWarmup} s per mode ...`);
+        for (const stream of [false, true]) await loadRow(target, stream, Math.max(...settings.connectionList), { ...settings, warmup: 0, duration: settings.firstWarmup });
+      }
+    }
+    const runs = [];
+    for (let round = 1; round <= settings.repeats; round++) {
+      for (const stream of [false, true]) {
+        for (const connections of settings.connectionList) {
+          for (const target of [bare, ...gateways]) {
+            log(`load${settings.repeats > 1 ? ` (round ${round})` : ''}: ${target.label}, ${stream ? 'stream' : 'JSON'}, ${connections} connections, ${settings.warmup}+${settings.duration} s ...`);
+            runs.push(await loadRow(target, stream, connections, settings));
+          }
         }
       }
     }
+    results.runs = runs;
+    results.rows = bestOf(runs);
     results.hwm = Object.fromEntries([bare, ...gateways].map((t) => [t.key, hwmKb(t.pid)]));
 
     // 4. Console weight, served by the gateway.
@@ -113,6 +125,12 @@ export async function gatewaySuite(settings, goals, log) {
     log('stopping the gateways and reading the ledger ...');
     await stopGateway(gw);
     await stopGateway(gwOff);
+    results.serverLog = Object.fromEntries(
+      [gw, gwOff].map((g) => {
+        const lines = serverLogProblems(g);
+        return [g.key, { count: lines.length, first: lines.slice(0, 3).map((l) => l.slice(0, 300)) }];
+      }),
+    );
     results.ledger = relay.ok ? await ledgerCheck(gw) : undefined;
     if (settings.profile) results.profile = profileOf(profileDir);
     results.ledgerOff = relay.ok ? await ledgerCheck(gwOff) : undefined;
@@ -123,6 +141,23 @@ export async function gatewaySuite(settings, goals, log) {
   }
   report(results, settings, goals);
   return results;
+}
+
+/**
+ * One row per target, mode and connection count: with several rounds, the round with the
+ * most requests/s (the one least disturbed by whatever else the machine ran), with the
+ * errors of every round.
+ */
+function bestOf(runs) {
+  const groups = new Map();
+  for (const r of runs) {
+    const k = `${r.key} ${r.mode} ${r.connections}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  return [...groups.values()].map((list) => {
+    const best = list.reduce((a, b) => (b.rps > a.rps ? b : a));
+    return { ...best, errors: list.reduce((n, r) => n + r.errors, 0), rounds: list.length };
+  });
 }
 
 /** The gateway's CPU profile, written when it exited, summarized against the source map. */
@@ -143,7 +178,7 @@ function report(results, settings, goals) {
     return base ? get(row) / get(base) : NaN;
   };
   printTable(
-    `Load (${settings.warmup} s warm-up + ${settings.duration} s measured per row; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client})`,
+    `Load (${settings.warmup} s warm-up + ${settings.duration} s measured per row${settings.repeats > 1 ? `, best of ${settings.repeats} rounds` : ''}; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client})`,
     [
       ['target', 'target'],
       ['mode', 'mode'],
@@ -190,6 +225,9 @@ function report(results, settings, goals) {
     memory,
   );
   if (results.hwm) console.log(`\nVmHWM at the end: ${Object.entries(results.hwm).map(([k, v]) => `${k} ${fmt.mb(v)} MB`).join(', ')}`);
+  for (const [key, { count, first }] of Object.entries(results.serverLog ?? {})) {
+    console.log(`\nServer log of ${key}: ${count} warning/error lines${count ? `, first:\n  ${first.join('\n  ')}` : ''}`);
+  }
   if (results.console) results.console.print();
   if (results.profile?.summary) {
     printProfile(results.profile.summary);
@@ -273,9 +311,14 @@ function report(results, settings, goals) {
       if (off) ratios.push({ label: `${r.mode} @${r.connections}`, x: r.rps / off.rps });
     }
     const worst = ratios.length ? ratios.reduce((a, b) => (b.x < a.x ? b : a)) : { x: NaN, label: '' };
+    // CPU per request of off ÷ on: the same comparison, steadier on a shared machine.
+    const cpu = gwRows.map((r) => rowOf(rows, 'gwOff', r.mode, r.connections)?.cpuPerRequest / r.cpuPerRequest).filter(Number.isFinite);
     goals.add(
       'consume logging on keeps ≥ 0.85× the throughput of logging off (billing stays on: the relay has no switch for it)',
-      ...need(ratios.length > 0 && ratios.every((r) => r.x >= 0.85), `worst ${fmt.ratio(worst.x)} (${worst.label}); ${ratios.map((r) => `${r.label} ${fmt.ratio(r.x)}`).join(', ')}`),
+      ...need(
+        ratios.length > 0 && ratios.every((r) => r.x >= 0.85),
+        `worst ${fmt.ratio(worst.x)} (${worst.label}); ${ratios.map((r) => `${r.label} ${fmt.ratio(r.x)}`).join(', ')}; CPU per request off÷on ${cpu.map(fmt.ratio).join(', ')}`,
+      ),
     );
   }
   if (results.ledger) {
