@@ -4,6 +4,7 @@ import { loadavg, cpus } from 'node:os';
 export const fmt = {
   int: (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—'),
   ms: (n, digits = 2) => (Number.isFinite(n) ? `${n.toFixed(digits)}` : '—'),
+  signed: (n, digits = 2) => (Number.isFinite(n) ? `${n < 0 ? '−' : '+'}${Math.abs(n).toFixed(digits)}` : '—'),
   mb: (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(1) : '—'),
   ratio: (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '—'),
   kb: (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KB` : '—'),
