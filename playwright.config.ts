@@ -1,10 +1,11 @@
 /**
- * Browser tests: Debian's Chromium against the real server (`npm start` builds the console
- * and the server when stale), on a free port with a throw-away database, rate limits off.
+ * Browser tests: Debian's Chromium against the real server on a free port with a throw-away
+ * database, rate limits off. The console is built into the run's own folder (a rebuild of
+ * dist/web by someone else's `npm start` cannot pull it away mid-run), the server fresh.
  * The port and data folder are chosen once in the runner and inherited by the workers.
  */
 import { defineConfig } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,8 +21,11 @@ async function freePort(): Promise<number> {
   });
 }
 
+// The runner chooses; workers inherit through the environment.
+const isRunner = !process.env.E2E_DATA_DIR;
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
+if (isRunner) process.on('exit', () => rmSync(process.env.E2E_DATA_DIR!, { recursive: true, force: true }));
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
@@ -48,7 +52,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node scripts/start.mjs',
+    command: `npx vite build --outDir ${join(dataDir, 'web')} --emptyOutDir --logLevel warn && npm run -s build:server && node dist/server/main.js`,
     url: `${baseURL}/api/status`,
     timeout: 240_000,
     reuseExistingServer: false,
@@ -60,6 +64,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SQLITE_PATH: join(dataDir, 'e2e.db'),
+      WEB_DIST_DIR: join(dataDir, 'web'),
       SQL_DSN: '',
       REDIS_CONN_STRING: '',
       GLOBAL_API_RATE_LIMIT_ENABLE: 'false',

@@ -5,7 +5,7 @@
  * The server re-checks every call, so this only decides what to show and where to go.
  */
 import type { AccessControlProvider, AuthProvider } from '@refinedev/core';
-import { ROLE_ADMIN, ROLE_COMMON, ROLE_ROOT } from '../shared/roles';
+import { ROLE_ADMIN, ROLE_COMMON } from '../shared/roles';
 import type { ResourceDefinition } from '../shared/resources/definition';
 import type { Api } from './data-provider';
 import { readJson, readText, removeItem, STORAGE_KEYS, writeJson } from './storage';
@@ -62,7 +62,6 @@ export function hasRole(user: Pick<StoredUser, 'role'> | undefined, minRole: num
 }
 
 export const isAdmin = (user: Pick<StoredUser, 'role'> | undefined) => hasRole(user, ROLE_ADMIN);
-export const isRoot = (user: Pick<StoredUser, 'role'> | undefined) => hasRole(user, ROLE_ROOT);
 
 /**
  * Where a password login lands: the API tokens page (seed 000 §2) once that screen is

@@ -35,6 +35,8 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+if (typeof document !== 'undefined') document.documentElement.lang = storedLanguage() === 'zh' ? 'zh-CN' : 'en';
+
 export function currentLanguage(): Language {
   return (i18n.resolvedLanguage ?? i18n.language) === 'en' ? 'en' : 'zh';
 }

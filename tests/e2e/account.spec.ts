@@ -39,7 +39,8 @@ test('a visitor registers with an invitation link, then signs in', async ({ page
 
   await login(page, 'erin', 'erinpass1');
   await expect(toast(page, '登录成功！')).toBeVisible();
-  await expect(page).toHaveURL(/\/personal$/);
+  await expect(page).toHaveURL(/\/token$/);
+  await page.goto('/personal');
   await expect(page.getByText('@erin')).toBeVisible();
   await shot(page, 'personal-ordinary');
 

@@ -67,6 +67,16 @@ test('the login page shows the expired notice', async ({ page }) => {
   await shot(page, 'login-expired-zh');
 });
 
+test('a lost session (HTTP 401) leads to /login?expired=true and forgets the user', async ({ page, context }) => {
+  await login(page, ROOT.username, ROOT.password);
+  await page.getByRole('button', { name: '确定' }).click();
+  await context.clearCookies();
+  await page.goto('/user');
+  await expect(page).toHaveURL(/\/login\?expired=true$/);
+  await expect(page.getByTestId('expired-notice')).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
+});
+
 test.describe('at 375 px', () => {
   test.use({ viewport: { width: 375, height: 740 } });
 

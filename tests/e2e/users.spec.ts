@@ -29,7 +29,9 @@ test('root signs in and is warned about the default password', async ({ page }) 
   await expect(warning).toContainText('请立刻修改默认密码！');
   await shot(page, 'login-default-password-warning');
   await page.getByRole('button', { name: '确定' }).click();
-  await expect(page).toHaveURL(/\/personal$/);
+  // A password login lands on the API tokens page (seed 000 §2).
+  await expect(page).toHaveURL(/\/token$/);
+  await page.goto('/personal');
   await expect(page.getByTestId('default-password-alert')).toBeVisible();
   await shot(page, 'personal-root');
   const sideNav = page.getByTestId('side-nav');
@@ -134,6 +136,8 @@ test('search, column choice and page size', async ({ page }) => {
   await page.getByRole('button', { name: '列设置' }).click();
   await page.getByTestId('column-chooser').getByText('邮箱').click();
   await expect(page.getByRole('columnheader', { name: '邮箱' })).toBeVisible();
+  await page.getByRole('button', { name: '列设置' }).click();
+  await expect(page.getByTestId('column-chooser')).toBeHidden();
   await page.locator('.ant-pagination-options .ant-select').click();
   await page.getByTitle('20 条/页').click();
   await page.reload();
@@ -158,7 +162,7 @@ test('root deletes a user: the row is labelled and offers no action', async ({ p
 
 test('an ordinary user sees no admin section and cannot open admin screens', async ({ page }) => {
   await login(page, 'bob', 'bobpass12');
-  await expect(page).toHaveURL(/\/personal$/);
+  await expect(page).toHaveURL(/\/token$/);
   const sideNav = page.getByTestId('side-nav');
   await expect(sideNav.getByText('个人设置')).toBeVisible();
   await expect(sideNav.getByText('用户管理')).toHaveCount(0);
