@@ -36,7 +36,8 @@ function startNode(env: Record<string, string>): ChildProcess {
 }
 
 async function waitUp(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // Generous: a cold tsx start on a busy shared machine can take a while.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
@@ -95,7 +96,7 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
     child = startNode(env);
     await waitUp(url, child);
     db = await openDatabase(parseDsn(database.sqlDsn, database.sqlitePath), { maxConnections: 2 });
-  });
+  }, 120_000);
   afterAll(async () => {
     child?.kill('SIGKILL');
     await db?.close();
@@ -135,8 +136,9 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
         }
       }
     });
-    // Let settlements commit, reservations open and a batch be queued, then pull the plug.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Let settlements commit (some logs written), reservations open and a batch be queued, then pull the plug.
+    await expect.poll(async () => (await books(k, userId)).logs, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(5);
+    await new Promise((r) => setTimeout(r, 300));
     const crashed = child!;
     crashed.kill('SIGKILL');
     await exited(crashed);
@@ -161,5 +163,5 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
       const system = await k.selectFrom('logs').select('content').where('user_id', '=', userId).where('type', '=', 4).execute();
       expect(system.some((l) => l.content.includes('未结算请求的预扣额度'))).toBe(true);
     }
-  }, 120_000);
+  }, 240_000);
 });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { setOption, startBench, type Bench } from './harness';
-import { balances, seedChannel } from './seed';
+import { balances, seedChannel, seedToken } from './seed';
 
 /** A 1-second 8 kHz mono 16-bit WAV of silence. */
 function wavSecond(): Buffer {
@@ -211,5 +211,18 @@ describeEachDialect('relay endpoints', (dialect) => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('zipped');
+  });
+
+  it("answers OpenAI's old billing endpoints for the token", async () => {
+    const limited = await seedToken(b.s, b.user.id, { unlimited_quota: false, remain_quota: 1_000_000 });
+    await b.s.app.ctx.db.updateTable('tokens').set({ used_quota: 500_000 }).where('id', '=', limited.id).execute();
+    const headers = { authorization: `Bearer ${limited.apiKey}` };
+    const sub = await fetch(`${b.s.url}/dashboard/billing/subscription`, { headers });
+    expect(await sub.json()).toEqual({ object: 'billing_subscription', has_payment_method: true, soft_limit_usd: 3, hard_limit_usd: 3, system_hard_limit_usd: 3, access_until: 0 });
+    const usage = await fetch(`${b.s.url}/v1/dashboard/billing/usage`, { headers });
+    expect(await usage.json()).toEqual({ object: 'list', total_usage: 100 });
+    const bad = await fetch(`${b.s.url}/v1/dashboard/billing/usage`, { headers: { authorization: 'Bearer sk-nothing' } });
+    expect(bad.status).toBe(200);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/^无效的令牌/);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createChannels } from '../../src/server/services/channels/channel.service';
+import { relayOf } from '../../src/server/relay/runtime';
 import type { TestServer } from '../helpers/server';
 
 let counter = 0;
@@ -85,7 +86,7 @@ export interface ChannelFields {
   other?: string;
 }
 
-/** Creates one channel through the service; answers its id. */
+/** Creates one channel through the service; answers its id once the relay's index has it. */
 export async function seedChannel(s: TestServer, fields: ChannelFields): Promise<number> {
   const [id] = await createChannels(s.app.ctx, {
     type: fields.type ?? 1,
@@ -102,6 +103,8 @@ export async function seedChannel(s: TestServer, fields: ChannelFields): Promise
     setting: fields.setting ?? '',
     other: fields.other ?? '',
   } as Parameters<typeof createChannels>[1]);
+  // The relay rebuilds its index on the change event; wait for it so the next request sees the channel.
+  await relayOf(s.app.ctx)?.channels.refresh();
   return id!;
 }
 

@@ -16,6 +16,8 @@ import { relayWithToken } from './pipeline/relay';
 import { relayPlayground } from './pipeline/playground';
 import { authenticateToken } from './pipeline/token-auth';
 import { listModels, retrieveModel } from './models';
+import { subscriptionHandler, usageHandler } from './billing-compat';
+import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RelayRuntime } from './runtime';
 import type { RawBody } from './pipeline/body';
 
@@ -121,6 +123,13 @@ function relayRoute(rt: RelayRuntime, spec: EndpointSpec) {
   };
 }
 
+/** OpenAI's old balance endpoints, behind the global API rate limit as in the reference. */
+function registerBillingCompat(scope: FastifyInstance, rt: RelayRuntime, base: string): void {
+  const options = { config: { clientFormat: 'openai' as const }, onRequest: rateLimitHook(rt.ctx.rateLimiter, 'GA', rt.ctx.config.globalApiRateLimit) };
+  scope.get(`${base}/billing/subscription`, options, subscriptionHandler(rt));
+  scope.get(`${base}/billing/usage`, options, usageHandler(rt));
+}
+
 export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): Promise<void> {
   await server.register(
     async (v1) => {
@@ -145,6 +154,7 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
         await authenticateToken(rt.ctx, rt.auth, request, false);
         return retrieveModel(request.params.model);
       });
+      registerBillingCompat(v1, rt, '/dashboard');
       for (const [method, url] of NOT_IMPLEMENTED) {
         v1.route({
           method,
@@ -162,6 +172,13 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
       });
     },
     { prefix: '/v1' },
+  );
+  await server.register(
+    async (dashboard) => {
+      prepareScope(dashboard, rt);
+      registerBillingCompat(dashboard, rt, '');
+    },
+    { prefix: '/dashboard' },
   );
   await server.register(
     async (pg) => {
