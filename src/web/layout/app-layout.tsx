@@ -63,14 +63,15 @@ export function AppLayout() {
           >
             <div className="sy-sider-inner">
               <SideNav collapsed={collapsed} />
-              <Button
-                type="text"
-                className="sy-sider-toggle"
-                icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-                onClick={() => setCollapsed(!collapsed)}
-                aria-label={t(collapsed ? 'header.expandSider' : 'header.collapseSider')}
-                data-testid="sider-toggle"
-              />
+              <div className="sy-sider-toggle-bar" style={{ background: token.colorBgContainer }}>
+                <Button
+                  type="text"
+                  icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+                  onClick={() => setCollapsed(!collapsed)}
+                  aria-label={t(collapsed ? 'header.expandSider' : 'header.collapseSider')}
+                  data-testid="sider-toggle"
+                />
+              </div>
             </div>
           </Layout.Sider>
         )}
