@@ -24,11 +24,17 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every string value under a key ending in `Key` (labelKey, titleKey ...), anywhere in `value`. */
+/** A structured i18n key (`users.fields.id`), as house rule 11 writes them. */
+const I18N_KEY = /^[a-zA-Z]\w*(?:\.\w+)+$/;
+
+/**
+ * Every i18n key in `value`: strings under a property ending in `Key` (labelKey, titleKey ...)
+ * that look like structured keys (other `...Key` properties, such as storage names, do not).
+ */
 function declaredKeys(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(declaredKeys);
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([k, v]) => (/Key$/.test(k) && typeof v === 'string' ? [v] : declaredKeys(v)));
+  return Object.entries(value).flatMap(([k, v]) => (/Key$/.test(k) && typeof v === 'string' ? (I18N_KEY.test(v) ? [v] : []) : declaredKeys(v)));
 }
 
 const zhKeys = new Set(flatten(zh));
