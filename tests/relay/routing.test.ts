@@ -145,4 +145,13 @@ describeEachDialect('relay routing, retries and channel health', (dialect) => {
     await expect.poll(async () => (await b.s.app.ctx.db.selectFrom('channels').select('status').where('id', '=', other).executeTakeFirstOrThrow()).status).toBe(3);
     await setOption(b, 'AutomaticDisableChannelEnabled', 'false');
   });
+
+  it('hides the upstream address of a network failure from the client', async () => {
+    await setOption(b, 'RetryTimes', '0');
+    await seedChannel(b.s, { type: 1, base_url: 'http://127.0.0.1:1', models: 'gpt-3.5-turbo' });
+    const failed = (await ask('gpt-3.5-turbo')) as { status: number; error: { message: string; code: string } };
+    expect(failed.status).toBe(500);
+    expect(failed.error.message).toMatch(/^请求上游地址失败 \(request id: /);
+    expect(failed.error.code).toBe('do_request_failed');
+  });
 });

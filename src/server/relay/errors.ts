@@ -20,6 +20,8 @@ export interface RelayErrorOptions {
   upstream?: boolean;
   /** Seconds the upstream asked us to wait (Retry-After), passed on to the client. */
   retryAfter?: number;
+  /** The text always names an upstream address (network errors): the client always gets the mask. */
+  alwaysMask?: boolean;
 }
 
 export class RelayError extends Error {
@@ -29,6 +31,7 @@ export class RelayError extends Error {
   readonly local: boolean;
   readonly upstream: boolean;
   readonly retryAfter: number | undefined;
+  readonly alwaysMask: boolean;
 
   constructor(
     readonly status: number,
@@ -42,6 +45,7 @@ export class RelayError extends Error {
     this.local = options.local ?? true;
     this.upstream = options.upstream ?? false;
     this.retryAfter = options.retryAfter;
+    this.alwaysMask = options.alwaysMask ?? false;
   }
 
   /** The same failure with another status (status_code_mapping, §3.4). */
@@ -53,6 +57,7 @@ export class RelayError extends Error {
       local: this.local,
       upstream: this.upstream,
       retryAfter: this.retryAfter,
+      alwaysMask: this.alwaysMask,
     });
   }
 }
@@ -74,12 +79,16 @@ export function fromUpstream(error: UpstreamError, retryAfter?: number): RelayEr
   });
 }
 
-/** The network failed (DNS, connect, reset, timeout) before an answer: retryable, masked. */
-export function transportError(message: string): RelayError {
-  return new RelayError(500, message, { type: 'new_api_error', code: 'do_request_failed', local: false, upstream: true });
-}
-
 export const UPSTREAM_ADDRESS_MASK = '请求上游地址失败';
+
+/**
+ * The network failed (DNS, connect, reset, timeout) before an answer: retryable. Its text
+ * names the upstream's address (`connect ECONNREFUSED 10.0.0.5:443`), so the client always
+ * gets the mask; the original stays in `message` for the server log and the admin's channel test.
+ */
+export function transportError(message: string): RelayError {
+  return new RelayError(500, message, { type: 'new_api_error', code: 'do_request_failed', local: false, upstream: true, alwaysMask: true });
+}
 
 /** Hides texts that could carry an upstream URL or address (reference: post, dial, http). */
 export function maskMessage(message: string): string {
@@ -87,7 +96,7 @@ export function maskMessage(message: string): string {
 }
 
 function clientMessage(error: RelayError, requestId: string): string {
-  const text = error.upstream ? maskMessage(error.message) : error.message;
+  const text = error.alwaysMask ? UPSTREAM_ADDRESS_MASK : error.upstream ? maskMessage(error.message) : error.message;
   return requestId ? `${text} (request id: ${requestId})` : text;
 }
 
