@@ -168,7 +168,7 @@ async function relayWhole(
   const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
   const extra = usageExtras(call, json, parsed);
   const { payload, type } = replyPayload(body, json, text, isJson, contentType);
-  await reply.code(200).header('content-type', type).send(payload);
+  sendWhole(reply, type, payload);
   return { ...outcome, ...extra, usage: extra.usage ?? usage, usageReported: parsed.usage !== undefined, isStream: false, firstResponseMs: 0, ending: 'complete' };
 }
 
@@ -180,6 +180,17 @@ function replyPayload(body: unknown, json: unknown, text: string, isJson: boolea
   if (body === json) return { payload: text, type: isJson ? 'application/json' : contentType || 'text/plain; charset=utf-8' };
   if (typeof body === 'string') return { payload: body, type: 'text/plain; charset=utf-8' };
   return { payload: JSON.stringify(body), type: 'application/json' };
+}
+
+/**
+ * Writes the answer straight to the socket: the relay needs none of Fastify's reply hooks
+ * (cookies, serializers), and skipping them is measurable on the hot path.
+ */
+function sendWhole(reply: FastifyReply, type: string, payload: string): void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': type, 'Content-Length': Buffer.byteLength(payload) });
+  raw.end(payload);
 }
 
 /** Usage counted here when the answer carries none: the local prompt count and the answer's text. */
