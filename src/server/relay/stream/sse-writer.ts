@@ -50,10 +50,12 @@ export class SseWriter {
     return this.#closed || this.res.destroyed;
   }
 
-  /** Sends the status line and headers now (a stream is committed from here on: no retry). */
+  /**
+   * Commits the stream (no retry from here on). The headers leave with the first events, in
+   * the same write: the writer is opened only when there is something to send.
+   */
   open(headers: Record<string, string | number | string[]>): void {
     this.res.writeHead(200, { ...headers, ...SSE_HEADERS });
-    this.res.flushHeaders();
   }
 
   /** Writes events; resolves when they are handed to the socket (after a drain if needed). */
