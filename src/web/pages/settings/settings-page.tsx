@@ -17,9 +17,10 @@ import { useStoredUser } from '../../state/use-stored-user';
 import '../../settings/settings.css';
 
 export function SettingsPage() {
-  const { t, i18n } = useTranslation();
+  // useTranslation re-renders the page when the language changes; the model follows it.
+  const { t } = useTranslation();
   const role = useStoredUser()?.role ?? 0;
-  const lang = i18n.language ? currentLanguage() : 'zh';
+  const lang = currentLanguage();
   const tabs = useMemo(() => buildSettingsModel(CATALOGUE.sections, { lang, role }), [lang, role]);
   const [params, setParams] = useSearchParams();
   const options = useOptionEntries();

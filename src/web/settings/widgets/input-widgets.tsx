@@ -48,7 +48,7 @@ export function UpDownWidget({ id, value, schema, options, disabled, readonly, p
   return (
     <Space.Compact style={{ width: '100%' }}>
       {input}
-      <Space.Addon>{t(`settings.units.${unit}`)}</Space.Addon>
+      <Space.Addon style={{ whiteSpace: 'nowrap' }}>{t(`settings.units.${unit}`)}</Space.Addon>
     </Space.Compact>
   );
 }
