@@ -93,7 +93,7 @@ export const channelsResource = defineResource({
   },
   selectableWhen: CHANNEL_ROW,
   columns: [
-    { field: 'id', titleKey: 'channels.fields.id', width: 70, hideable: false },
+    { field: 'id', titleKey: 'channels.fields.id', width: 70, hideable: false, hideWhen: TAG_ROW },
     { field: 'name', titleKey: 'channels.fields.name', renderer: 'tag-children', hideable: false },
     { field: 'group', titleKey: 'channels.fields.group', renderer: 'group' },
     { field: 'type', titleKey: 'channels.fields.type', renderer: 'channel-type' },
@@ -214,7 +214,7 @@ export const channelsResource = defineResource({
       key: 'copy',
       kind: 'duplicate',
       labelKey: 'channels.actions.copy',
-      omit: ['id', 'key', 'used_quota', 'response_time', 'test_time', 'balance', 'balance_updated_time', 'created_time', 'other_info'],
+      omit: ['key', 'used_quota', 'response_time', 'test_time', 'balance', 'balance_updated_time', 'created_time', 'other_info'],
       nameSuffixKey: 'channels.copySuffix',
       notFoundKey: 'channels.messages.copyNotFound',
       failedKey: 'channels.messages.copyFailed',

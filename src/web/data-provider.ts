@@ -139,7 +139,8 @@ export function createApi(deps: WireDeps): Api {
   async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { 'New-Api-User': String(deps.userId() ?? -1) };
     const init: RequestInit = { method: method.toUpperCase(), headers, credentials: 'same-origin' };
-    if (options.body !== undefined) {
+    // GET and HEAD carry no body (an action's empty body is dropped, not refused by fetch).
+    if (options.body !== undefined && method !== 'get' && method !== 'head') {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(options.body);
     }

@@ -41,6 +41,8 @@ export type JsonPath = string;
 export interface ColumnExtras {
   /** Lowest role that sees the column (admin-only columns). */
   minRole?: number;
+  /** Rows where this holds show an empty cell (a tag row has no channel id). */
+  hideWhen?: Conditions;
   /** `timestamp` and `duration`: the stored unit (default seconds). */
   unit?: 's' | 'ms';
   colors?: ColorSteps;

@@ -33,27 +33,31 @@ export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, ba
   const { t } = useTranslation();
   if (toggles.length + toolbarActions.length + batchActions.length === 0) return null;
   return (
-    <Space wrap size={[8, 8]} className="sy-list-actions">
-      {toggles.map((toggle) => (
-        <Space key={toggle.param} size={4}>
-          <Switch size="small" checked={toggleState[toggle.param]} onChange={(on) => onToggle(toggle.param, on)} data-testid={`toggle-${toggle.param}`} />
-          <span>{t(toggle.labelKey)}</span>
-        </Space>
-      ))}
-      {toolbarActions.map((action) => (
-        <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onToolbar(action)}>
-          <Button danger={action.danger} loading={busy === `toolbar:${action.key}`} onClick={action.confirm ? undefined : () => onToolbar(action)} data-testid={`toolbar-${action.key}`}>
-            {t(action.labelKey)}
-          </Button>
-        </Confirmed>
-      ))}
-      {batchActions.map((action) => (
-        <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onBatch(action)}>
-          <Button danger={action.danger} loading={busy === `batch:${action.key}`} onClick={action.confirm ? undefined : () => onBatch(action)} data-testid={`batch-${action.key}`}>
-            {t(action.labelKey)}
-          </Button>
-        </Confirmed>
-      ))}
-    </Space>
+    <div className="sy-list-actions">
+      <Space wrap size={[8, 8]}>
+        {toggles.map((toggle) => (
+          <Space key={toggle.param} size={4}>
+            <Switch size="small" checked={toggleState[toggle.param]} onChange={(on) => onToggle(toggle.param, on)} data-testid={`toggle-${toggle.param}`} />
+            <span>{t(toggle.labelKey)}</span>
+          </Space>
+        ))}
+        {toolbarActions.map((action) => (
+          <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onToolbar(action)}>
+            <Button danger={action.danger} loading={busy === `toolbar:${action.key}`} onClick={action.confirm ? undefined : () => onToolbar(action)} data-testid={`toolbar-${action.key}`}>
+              {t(action.labelKey)}
+            </Button>
+          </Confirmed>
+        ))}
+      </Space>
+      <Space wrap size={[8, 8]}>
+        {batchActions.map((action) => (
+          <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onBatch(action)}>
+            <Button danger={action.danger} loading={busy === `batch:${action.key}`} onClick={action.confirm ? undefined : () => onBatch(action)} data-testid={`batch-${action.key}`}>
+              {t(action.labelKey)}
+            </Button>
+          </Confirmed>
+        ))}
+      </Space>
+    </div>
   );
 }

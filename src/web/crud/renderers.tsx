@@ -5,6 +5,7 @@
 import { Badge, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import type { ColumnDef, EnumValue, ResourceDefinition, RendererName, RowActionDef } from '../../shared/resources/definition';
+import { matches } from './conditions';
 import { formatTimestamp } from './format-time';
 import { GATEWAY_RENDERERS } from './gateway-renderers';
 import { displayQuota, type QuotaView } from './quota-format';
@@ -106,5 +107,6 @@ const RENDERERS: Record<RendererName, Renderer> = {
 };
 
 export function renderCell(column: ColumnDef, row: Row, ctx: RenderContext): ReactNode {
+  if (column.hideWhen && matches(column.hideWhen, row)) return null;
   return RENDERERS[column.renderer ?? 'text'](row[column.field], row, column, ctx);
 }

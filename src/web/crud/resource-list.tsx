@@ -42,9 +42,14 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
   const columnsForRole = forRole(resource.columns, role);
   const searchFields = forRole(resource.search?.fields, role);
   const [initialSearch] = useState(() => searchDefaults(searchFields, dayjs()));
-  const [toggles, setToggle] = useListToggles(resource.toggles);
+  const [toggles, setToggleState] = useListToggles(resource.toggles);
   const [prefs, setPrefs] = useState<ColumnPrefs>(() => loadColumnPrefs(resource.name));
   const [selected, setSelected] = useState<Row[]>([]);
+  // Another view of the rows (tag mode, id sort) starts with nothing selected.
+  const setToggle = (param: string, on: boolean) => {
+    setSelected([]);
+    setToggleState(param, on);
+  };
   const { busy, runRow, runBatch, runToolbar, dialogs } = useActionRunner(resource);
   const { tableProps, searchFormProps, tableQuery, filters } = useTable<Row, HttpError, Record<string, unknown>>({
     resource: resource.name,
@@ -100,17 +105,17 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
       {resource.banner && <Alert type={resource.banner.type} showIcon message={t(resource.banner.textKey)} style={{ marginBottom: 16 }} data-testid="resource-banner" />}
       <div className="sy-list-toolbar">
         <SearchForm fields={searchFields} formProps={{ ...searchFormProps, initialValues: initialSearch }} />
-        <ListToolbar
-          toggles={resource.toggles ?? []}
-          toggleState={toggles}
-          onToggle={setToggle}
-          toolbarActions={forRole(resource.toolbarActions, role)}
-          batchActions={batchActions}
-          busy={busy}
-          onToolbar={(action) => void runToolbar(action)}
-          onBatch={(action) => void runBatch(action, selected)}
-        />
       </div>
+      <ListToolbar
+        toggles={resource.toggles ?? []}
+        toggleState={toggles}
+        onToggle={setToggle}
+        toolbarActions={forRole(resource.toolbarActions, role)}
+        batchActions={batchActions}
+        busy={busy}
+        onToolbar={(action) => void runToolbar(action)}
+        onBatch={(action) => void runBatch(action, selected)}
+      />
       {resource.stats && <StatStrip stats={resource.stats} api={api} filters={filters} />}
       <Table<Row>
         {...tableProps}

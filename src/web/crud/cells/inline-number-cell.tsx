@@ -5,7 +5,7 @@
  */
 import { useDataProvider, useInvalidate } from '@refinedev/core';
 import { App, InputNumber } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef, ResourceDefinition } from '../../../shared/resources/definition';
 import type { InlineEditDef } from '../../../shared/resources/extras';
@@ -36,10 +36,12 @@ export function InlineNumberCell({ value, row, column, resource }: InlineNumberC
   const stored = Number(value ?? 0);
   const [draft, setDraft] = useState<number | null>(stored);
   const [saving, setSaving] = useState(false);
+  // Enter and the blur that follows must save once.
+  const inFlight = useRef(false);
   const edit = column.inlineEdit!;
 
   const save = async () => {
-    if (draft === stored) return;
+    if (draft === stored || inFlight.current) return;
     if (!validInlineNumber(draft, edit)) {
       void message.error(t(edit.invalidKey));
       setDraft(stored);
@@ -47,6 +49,7 @@ export function InlineNumberCell({ value, row, column, resource }: InlineNumberC
     }
     const rule = edit.rules.find((r) => matches(r.when, row));
     if (!rule) return;
+    inFlight.current = true;
     setSaving(true);
     try {
       const payload = fillBody(rule.body, { row, inputs: { value: draft } });
@@ -57,6 +60,7 @@ export function InlineNumberCell({ value, row, column, resource }: InlineNumberC
       void message.error((err as Error).message);
       setDraft(stored);
     } finally {
+      inFlight.current = false;
       setSaving(false);
     }
   };

@@ -1,0 +1,190 @@
+/**
+ * Channels, rendered from resources/channels.ts against a fake OpenAI upstream started in
+ * this worker: root creates a channel per key line (seed validation messages first), fetches
+ * the upstream's models and adds custom ones, edits priority in the row, tests one channel
+ * (and with a chosen model, and a failing one for the error path), tags two channels, sees
+ * the tag in tag mode, edits and dissolves the tag, copies a channel.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
+import { createChannel, rowWith, shotVariants, signInRoot } from './gateway-helpers';
+import { settle, shot, toast } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+let fake: FakeOpenAI;
+
+test.beforeAll(async () => {
+  fake = await startFakeOpenAI({ keys: ['sk-fake-good', 'sk-fake-two'], models: ['gpt-4o', 'e2e-chan-a'] });
+});
+
+test.afterAll(async () => {
+  await fake?.close();
+});
+
+const drawer = (page: Page) => page.getByTestId('resource-drawer');
+const channelRows = (page: Page) => rowWith(page, 'e2e-openai');
+
+async function openMenuItem(page: Page, row: ReturnType<typeof rowWith>, item: string) {
+  await row.getByRole('button', { name: '更多操作' }).click();
+  await page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click();
+}
+
+test('root creates one channel per key line, with the seed messages and the model helpers', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel');
+  await expect(page.getByRole('columnheader', { name: '响应时间' })).toBeVisible();
+  await page.getByTestId('create-button').click();
+  await expect(page).toHaveURL(/\/channel\/add$/);
+  await drawer(page).getByTestId('drawer-submit').click();
+  await expect(drawer(page).getByText('请填写渠道名称和渠道密钥！').first()).toBeVisible();
+  await expect(drawer(page).getByText('请至少选择一个模型！')).toBeVisible();
+
+  await drawer(page).getByLabel('名称').fill('e2e-openai');
+  await drawer(page).getByLabel('代理').fill(`${fake.url}/`);
+  // Fetching from upstream needs a key first.
+  await drawer(page).getByTestId('picker-upstream').click();
+  await expect(toast(page, '请填写密钥')).toBeVisible();
+  await drawer(page).getByLabel('密钥').fill('sk-fake-good\nsk-fake-two');
+  await drawer(page).getByTestId('picker-upstream').click();
+  await expect(toast(page, '已获取 2 个模型')).toBeVisible();
+  await drawer(page).getByTestId('picker-custom-input').fill('e2e-chan-b, e2e-chan-c');
+  await drawer(page).getByTestId('picker-custom-add').click();
+  await drawer(page).getByTestId('picker-custom-input').fill('e2e-chan-b');
+  await drawer(page).getByTestId('picker-custom-add').click();
+  await expect(toast(page, '某些模型已存在！')).toBeVisible();
+  const picker = drawer(page).getByTestId('picker-models');
+  for (const model of ['gpt-4o', 'e2e-chan-a', 'e2e-chan-b', 'e2e-chan-c']) await expect(picker).toContainText(model);
+  await drawer(page).getByLabel('模型重定向').fill('{not json');
+  await drawer(page).getByLabel('默认测试模型').click();
+  await expect(drawer(page).getByText('模型映射必须是合法的 JSON 格式！')).toBeVisible();
+  await drawer(page).getByLabel('模型重定向').fill('{"e2e-chan-c": "e2e-chan-a"}');
+  await drawer(page).getByLabel('默认测试模型').click();
+  await settle(page);
+  await shot(page, 'channels-create-drawer');
+
+  await drawer(page).getByTestId('drawer-submit').click();
+  await expect(toast(page, '渠道创建成功！')).toBeVisible();
+  await expect(page).toHaveURL(/\/channel$/);
+  await expect(channelRows(page)).toHaveCount(2);
+  await expect(channelRows(page).first()).toContainText('未测试');
+  await expect(channelRows(page).first()).toContainText('已启用');
+});
+
+test('the type changes the form: Azure asks for its endpoint and API version', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel/add');
+  await expect(drawer(page).getByLabel('代理')).toBeVisible();
+  await drawer(page).getByLabel('类型').fill('Azure');
+  await page.locator('.ant-select-dropdown:visible').getByText('Azure OpenAI', { exact: true }).click();
+  await expect(drawer(page).getByLabel('AZURE_OPENAI_ENDPOINT')).toBeVisible();
+  await expect(drawer(page).getByLabel('默认 API 版本')).toBeVisible();
+  await expect(drawer(page).getByLabel('组织')).toHaveCount(0);
+});
+
+test('priority is edited in the row, and a channel is tested', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel');
+  const first = channelRows(page).first();
+  const priority = first.getByTestId('inline-priority');
+  await priority.fill('5');
+  await priority.press('Enter');
+  await expect(toast(page, '渠道更新成功！')).toBeVisible();
+  await page.reload();
+  await expect(channelRows(page).first().getByTestId('inline-priority')).toHaveValue('5');
+
+  await channelRows(page).first().getByTestId('row-action-test').click();
+  await expect(toast(page, /通道 e2e-openai 测试成功，耗时 [\d.]+ 秒。/)).toBeVisible();
+  expect(fake.requests.some((r) => r.path === '/v1/chat/completions')).toBe(true);
+
+  await openMenuItem(page, channelRows(page).nth(1), '选择模型测试');
+  const pick = page.getByTestId('pick-dialog');
+  await pick.getByPlaceholder('筛选').fill('chan-b');
+  await expect(pick.locator('.ant-list-item')).toHaveCount(1);
+  await settle(page);
+  await shot(page, 'channels-test-model-dialog');
+  // A model without a price is refused by the gateway: the server's reason is shown.
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+  await pick.getByRole('button', { name: '选择' }).click();
+  await expect(toast(page, /e2e-chan-b 倍率或价格未配置/)).toBeVisible();
+  await expect(page.locator('.ant-message-notice')).toHaveCount(0);
+  await pick.getByPlaceholder('筛选').fill('gpt-4o');
+  await pick.getByRole('button', { name: '选择' }).click();
+  await expect(toast(page, /通道 e2e-openai 测试成功/)).toBeVisible();
+  const tested = fake.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body).model as string);
+  expect(tested).toContain('gpt-4o');
+});
+
+test('a failing channel shows the upstream error', async ({ page }) => {
+  await signInRoot(page);
+  await createChannel(page, 'e2e-broken', fake.url, ['gpt-4o'], 'sk-wrong');
+  await page.goto('/channel');
+  await rowWith(page, 'e2e-broken').getByTestId('row-action-test').click();
+  await expect(toast(page, /401|Incorrect API key/)).toBeVisible();
+  await rowWith(page, 'e2e-broken').getByRole('button', { name: '更多操作' }).click();
+  await page.locator('.ant-dropdown:visible').getByText('删除', { exact: true }).click();
+  await page.locator('.ant-modal-confirm').getByRole('button', { name: '确定' }).click();
+  await expect(rowWith(page, 'e2e-broken')).toHaveCount(0);
+});
+
+test('channels are tagged, shown by tag, edited as a tag and untagged', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel');
+  await page.getByTestId('batch-tag').click();
+  await expect(toast(page, '请先选择要设置标签的通道！')).toBeVisible();
+  for (const row of await channelRows(page).all()) await row.getByRole('checkbox').check();
+  await page.getByTestId('batch-tag').click();
+  const dialog = page.getByTestId('action-dialog');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(dialog.getByText('标签不能为空！')).toBeVisible();
+  await dialog.getByLabel('标签', { exact: true }).fill('e2e-tag');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(toast(page, '已为 2 个通道设置标签！')).toBeVisible();
+
+  await page.getByTestId('toggle-tag_mode').click();
+  const tagRow = rowWith(page, '标签：e2e-tag');
+  await expect(tagRow).toContainText('2 个渠道');
+  await shot(page, 'channels-tag-mode');
+  await tagRow.getByTestId('row-action-tagEdit').click();
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(toast(page, '没有任何修改！')).toBeVisible();
+  await dialog.getByLabel('优先级').fill('3');
+  await settle(page);
+  await shot(page, 'channels-tag-edit-dialog');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(toast(page, '已更新 2 个通道！')).toBeVisible();
+  await tagRow.locator('.ant-table-row-expand-icon').click();
+  await expect(page.locator('.ant-table-row').filter({ hasText: 'e2e-openai' })).toHaveCount(2);
+  for (const input of await page.getByTestId('inline-priority').all()) await expect(input).toHaveValue('3');
+
+  await tagRow.getByTestId('row-action-tagEdit').click();
+  await dialog.getByLabel('标签名').fill('');
+  await dialog.getByRole('button', { name: '提交' }).click();
+  await expect(toast(page, '已更新 2 个通道！').last()).toBeVisible();
+  await expect(rowWith(page, '标签：e2e-tag')).toHaveCount(0);
+  await expect(channelRows(page)).toHaveCount(2);
+  await page.getByTestId('toggle-tag_mode').click();
+});
+
+test('a channel is copied under a new name, keeping its key on the server', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel');
+  await openMenuItem(page, channelRows(page).first(), '复制渠道');
+  await expect(toast(page, '渠道复制成功')).toBeVisible();
+  const copy = rowWith(page, 'e2e-openai_复制');
+  await expect(copy).toHaveCount(1);
+  await copy.getByTestId('row-action-test').click();
+  await expect(toast(page, /e2e-openai_复制 测试成功/)).toBeVisible();
+});
+
+test('the channels screen in both languages and themes, and the id sort is remembered', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel');
+  await page.getByTestId('toggle-id_sort').click();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('id-sort'))).toBe('true');
+  await page.reload();
+  await expect(page.getByTestId('toggle-id_sort')).toHaveAttribute('aria-checked', 'true');
+  await shotVariants(page, 'channels-list', '/channel', (p) => channelRows(p));
+  await shotVariants(page, 'channels-edit', '/channel/add', (p) => p.getByTestId('resource-drawer'));
+  await page.evaluate(() => localStorage.setItem('id-sort', 'false'));
+});
