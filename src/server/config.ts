@@ -60,6 +60,14 @@ export interface Config {
   webDistDir: string;
   /** Where the option and entity schemas live. */
   schemasDir: string;
+  /** Azure OpenAI api-version when neither the request nor the channel names one. */
+  azureDefaultApiVersion: string;
+  /** Most images in one Gemini message; -1 = unlimited. */
+  geminiVisionMaxImageNum: number;
+  /** Count image tokens from the image's size (false: a flat cost per image). */
+  getMediaToken: boolean;
+  /** Same, for non-stream requests. */
+  getMediaTokenNotStream: boolean;
   /** GitHub's OAuth host (token exchange), without a trailing slash. */
   githubOAuthUrl: string;
   /** GitHub's REST API base (the `/user` profile), without a trailing slash. */
@@ -190,6 +198,10 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     nodeName: str(env, 'NODE_NAME'),
     webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),
     schemasDir: resolve(root, 'schemas'),
+    azureDefaultApiVersion: str(env, 'AZURE_DEFAULT_API_VERSION', '2024-12-01-preview'),
+    geminiVisionMaxImageNum: int(env, 'GEMINI_VISION_MAX_IMAGE_NUM', 16),
+    getMediaToken: bool(env, 'GET_MEDIA_TOKEN', true),
+    getMediaTokenNotStream: bool(env, 'GET_MEDIA_TOKEN_NOT_STREAM', true),
     githubOAuthUrl: str(env, 'GITHUB_OAUTH_URL', 'https://github.com').replace(/\/+$/, ''),
     githubApiUrl: str(env, 'GITHUB_API_URL', 'https://api.github.com').replace(/\/+$/, ''),
     linuxdoUrl: str(env, 'LINUXDO_URL', 'https://connect.linux.do').replace(/\/+$/, ''),

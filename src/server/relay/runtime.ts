@@ -59,8 +59,8 @@ export class RelayRuntime {
         claudeThinkingBudgetPercentage: o.number('claude.thinking_adapter_budget_tokens_percentage'),
         geminiSafetySettings: o.json<Record<string, string>>('gemini.safety_settings'),
         geminiVersionSettings: o.json<Record<string, string>>('gemini.version_settings'),
-        azureDefaultApiVersion: process.env.AZURE_DEFAULT_API_VERSION || '2024-12-01-preview',
-        geminiMaxImagesPerMessage: Number(process.env.GEMINI_VISION_MAX_IMAGE_NUM || 16),
+        azureDefaultApiVersion: this.ctx.config.azureDefaultApiVersion,
+        geminiMaxImagesPerMessage: this.ctx.config.geminiVisionMaxImageNum,
         forceStreamUsage: this.ctx.config.forceStreamOption,
       };
     }

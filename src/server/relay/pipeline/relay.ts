@@ -108,7 +108,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Fas
     maxTokens: maxTokensOf(body),
     caller,
     price,
-    promptTokens: () => (prompt ??= promptTokensFor(spec.mode, body, model, stream)),
+    promptTokens: () => (prompt ??= promptTokensFor(spec.mode, body, model, stream, rt.ctx.config)),
     clientHeaders: clientHeaders(request),
     clientQuery: clientQuery(request),
     tried: [],

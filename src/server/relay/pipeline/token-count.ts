@@ -18,16 +18,14 @@ export function countText(text: string, model: string): number {
   return countTokens(text, model);
 }
 
-const MEDIA_OPTIONS: ChatCountOptions = {
-  getMediaToken: process.env.GET_MEDIA_TOKEN !== 'false',
-  getMediaTokenNotStream: process.env.GET_MEDIA_TOKEN_NOT_STREAM !== 'false',
-};
+/** Image counting switches (GET_MEDIA_TOKEN, GET_MEDIA_TOKEN_NOT_STREAM of the configuration). */
+export type MediaCounting = Pick<ChatCountOptions, 'getMediaToken' | 'getMediaTokenNotStream'>;
 
 /** Prompt tokens of a request body; counted by the requested model (§5.4). */
-export function promptTokensFor(mode: RelayMode, body: Record<string, unknown>, model: string, stream: boolean): number {
+export function promptTokensFor(mode: RelayMode, body: Record<string, unknown>, model: string, stream: boolean, media: MediaCounting): number {
   switch (mode) {
     case 'chat':
-      return countChatPromptTokens(body, model, { ...MEDIA_OPTIONS, stream });
+      return countChatPromptTokens(body, model, { ...media, stream });
     case 'messages':
       return countClaudePromptTokens(body, model);
     case 'completions':
