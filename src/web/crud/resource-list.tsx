@@ -79,6 +79,8 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
     columns.push({
       key: 'actions',
       title: t('crud.columns.actions'),
+      // Wide tables scroll; the actions stay in reach.
+      fixed: isMobile ? undefined : 'right',
       render: (_value: unknown, row: Row) => <RowActions resource={resource} row={row} busy={busy} run={runRow} />,
     });
   }
