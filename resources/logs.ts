@@ -7,6 +7,8 @@ import { defineResource } from '../src/shared/resources/definition';
 
 const ADMIN = 10;
 const HOUR = 3600;
+/** Timing, tokens and cost belong to consumption; top-up, admin and system rows leave them empty. */
+const NOT_CONSUME = { field: 'type', notIn: [2] };
 
 export const logsResource = defineResource({
   name: 'logs',
@@ -74,14 +76,15 @@ export const logsResource = defineResource({
       field: 'use_time',
       titleKey: 'logs.fields.use_time',
       renderer: 'latency',
+      hideWhen: NOT_CONSUME,
       colors: { steps: [{ max: 100.999, color: 'green' }, { max: 299.999, color: 'orange' }], over: 'red' },
       streamField: 'is_stream',
       firstTokenPath: 'other.frt',
       firstTokenColors: { steps: [{ max: 2.999, color: 'green' }, { max: 9.999, color: 'orange' }], over: 'red' },
     },
-    { field: 'prompt_tokens', titleKey: 'logs.fields.prompt_tokens', renderer: 'number' },
-    { field: 'completion_tokens', titleKey: 'logs.fields.completion_tokens', renderer: 'number' },
-    { field: 'quota', titleKey: 'logs.fields.quota', renderer: 'quota' },
+    { field: 'prompt_tokens', titleKey: 'logs.fields.prompt_tokens', renderer: 'number', hideWhen: NOT_CONSUME },
+    { field: 'completion_tokens', titleKey: 'logs.fields.completion_tokens', renderer: 'number', hideWhen: NOT_CONSUME },
+    { field: 'quota', titleKey: 'logs.fields.quota', renderer: 'quota', hideWhen: NOT_CONSUME },
     { field: 'retry', titleKey: 'logs.fields.retry', renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ADMIN, defaultHidden: true },
     { field: 'content', titleKey: 'logs.fields.content', ellipsis: true, width: 320 },
   ],

@@ -70,7 +70,7 @@ export function OnlineTopUpCard() {
         <Space wrap align="end" size={[24, 12]}>
           <div>
             <Typography.Text>{t('wallet.online.amount')}</Typography.Text>
-            <InputNumber<number> min={1} precision={0} value={amount} onChange={setAmount} style={{ width: 200, display: 'block', marginTop: 4 }} data-testid="topup-amount" />
+            <InputNumber<number> precision={0} value={amount} onChange={setAmount} style={{ width: 200, display: 'block', marginTop: 4 }} data-testid="topup-amount" />
           </div>
           <Statistic title={t('wallet.online.payable')} value={payable ?? '-'} prefix={payable ? '¥' : undefined} data-testid="topup-payable" />
         </Space>
