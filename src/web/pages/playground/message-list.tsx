@@ -33,7 +33,10 @@ export function MessageList({ messages }: { messages: ChatMessage[] }) {
   const { t } = useTranslation();
   const end = useRef<HTMLDivElement>(null);
   const last = messages[messages.length - 1];
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, last?.content]);
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView answers a promise, which must not become the effect's cleanup.
+    void end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length, last?.content]);
   if (messages.length === 0) return <Empty className="sy-chat-empty" description={t('playground.empty')} />;
   return (
     <div className="sy-chat-list" data-testid="chat-list">
