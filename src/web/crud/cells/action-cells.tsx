@@ -39,7 +39,7 @@ export function JsonDialogCell({ value, row, column }: CellProps) {
       okText: t('common.ok'),
     });
   return (
-    <Typography.Link onClick={open} ellipsis style={{ maxWidth: 240 }} data-testid={`dialog-${column.field}`}>
+    <Typography.Link onClick={open} ellipsis style={{ maxWidth: 280, display: 'inline-block', verticalAlign: 'middle' }} data-testid={`dialog-${column.field}`}>
       {empty ? t(column.emptyKey ?? 'common.unknown') : String(value)}
     </Typography.Link>
   );

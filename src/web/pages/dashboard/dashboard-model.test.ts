@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { bucketStart, defaultRange, modelTotals, OTHER_MODELS, seriesOf, summarize, type UsageRow } from './dashboard-model';
+import { bucketsBetween, bucketStart, currencyDigits, defaultRange, modelTotals, OTHER_MODELS, seriesOf, summarize, type UsageRow } from './dashboard-model';
 
 const at = (text: string) => dayjs(text).unix();
 const rows: UsageRow[] = [
@@ -31,7 +31,7 @@ describe('dashboard model', () => {
 
   it('ranks models and builds per-bucket series with the rest as other', () => {
     expect(modelTotals(rows, 'quota').map((m) => m.model)).toEqual(['b', 'a', 'c']);
-    const s = seriesOf(rows, 'day', 'quota', 2);
+    const s = seriesOf(rows, { granularity: 'day', metric: 'quota', top: 2 });
     expect(s.models).toEqual(['b', 'a', OTHER_MODELS]);
     expect(s.buckets).toEqual([at('2031-05-05T00:00:00'), at('2031-05-06T00:00:00')]);
     expect(s.values).toEqual([
@@ -39,5 +39,20 @@ describe('dashboard model', () => {
       [100, 50],
       [0, 1],
     ]);
+  });
+
+  it('fills every bucket of the range', () => {
+    expect(bucketsBetween(at('2031-05-05T10:20:00'), at('2031-05-05T13:05:00'), 'hour')).toEqual([at('2031-05-05T10:00:00'), at('2031-05-05T11:00:00'), at('2031-05-05T12:00:00'), at('2031-05-05T13:00:00')]);
+    const s = seriesOf(rows, { granularity: 'day', metric: 'count', range: { start: at('2031-05-04T08:00:00'), end: at('2031-05-06T08:00:00') } });
+    expect(s.buckets).toHaveLength(3);
+    expect(s.values[s.models.indexOf('a')]).toEqual([0, 2, 3]);
+  });
+
+  it('shows enough decimals for small amounts', () => {
+    expect(currencyDigits(12.5)).toBe(2);
+    expect(currencyDigits(0.5)).toBe(2);
+    expect(currencyDigits(0.004)).toBe(4);
+    expect(currencyDigits(0.0000001)).toBe(6);
+    expect(currencyDigits(0)).toBe(2);
   });
 });

@@ -76,11 +76,29 @@ export interface Series {
   values: number[][];
 }
 
+/** Every bucket start from the one holding `start` to the one holding `end`. */
+export function bucketsBetween(start: number, end: number, granularity: Granularity): number[] {
+  const unit = granularity === 'hour' ? 'hour' : granularity === 'day' ? 'day' : 'week';
+  const out: number[] = [];
+  const last = bucketStart(end, granularity);
+  for (let at = dayjs.unix(bucketStart(start, granularity)); at.unix() <= last && out.length < 1000; at = at.add(1, unit)) out.push(at.unix());
+  return out;
+}
+
+export interface SeriesOptions {
+  granularity: Granularity;
+  metric: Metric;
+  /** The shown range: every bucket in it appears, with or without data. */
+  range?: { start: number; end: number };
+  top?: number;
+}
+
 /** Per-bucket values of the `top` largest models (the rest summed as OTHER_MODELS). */
-export function seriesOf(rows: readonly UsageRow[], granularity: Granularity, metric: Metric, top = 6): Series {
+export function seriesOf(rows: readonly UsageRow[], { granularity, metric, range, top = 6 }: SeriesOptions): Series {
   const ranked = modelTotals(rows, metric).map((m) => m.model);
   const models = ranked.length > top ? [...ranked.slice(0, top), OTHER_MODELS] : ranked;
-  const buckets = [...new Set(rows.map((r) => bucketStart(r.created_at, granularity)))].sort((a, b) => a - b);
+  const withData = rows.map((r) => bucketStart(r.created_at, granularity));
+  const buckets = [...new Set([...(range ? bucketsBetween(range.start, range.end, granularity) : []), ...withData])].sort((a, b) => a - b);
   const values = models.map(() => buckets.map(() => 0));
   for (const r of rows) {
     const m = models.indexOf(r.model_name);
@@ -88,4 +106,10 @@ export function seriesOf(rows: readonly UsageRow[], granularity: Granularity, me
     values[mi][buckets.indexOf(bucketStart(r.created_at, granularity))] += Number(r[metric]) || 0;
   }
   return { buckets, models, values };
+}
+
+/** Decimals that keep small currency amounts readable: 2, or up to 6 for amounts under a cent. */
+export function currencyDigits(largest: number): number {
+  if (!(largest > 0) || largest >= 1) return 2;
+  return Math.min(6, Math.max(2, Math.ceil(-Math.log10(largest)) + 1));
 }

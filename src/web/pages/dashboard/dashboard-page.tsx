@@ -11,7 +11,7 @@ import { isAdmin } from '../../auth-provider';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { useStoredUser } from '../../state/use-stored-user';
-import { defaultRange, modelTotals, seriesOf, summarize, type Granularity, type Metric } from './dashboard-model';
+import { currencyDigits, defaultRange, modelTotals, seriesOf, summarize, type Granularity, type Metric } from './dashboard-model';
 import { ModelShare } from './model-share';
 import { StackedBarChart } from './stacked-bar-chart';
 import { useUsageData } from './use-usage-data';
@@ -47,8 +47,11 @@ export function DashboardPage() {
     setRange([dayjs.unix(r.start), dayjs.unix(r.end)]);
   };
   const summary = useMemo(() => summarize(rows, range[0].unix(), range[1].unix()), [rows, range]);
-  const series = useMemo(() => seriesOf(rows, granularity, metric), [rows, granularity, metric]);
-  const format = (v: number) => (metric === 'quota' ? displayQuota(v, view) : Math.round(v).toLocaleString('en-US'));
+  const series = useMemo(() => seriesOf(rows, { granularity, metric, range: { start: range[0].unix(), end: range[1].unix() } }), [rows, granularity, metric, range]);
+  // Small spends (a few requests) keep their cents' fractions readable.
+  const digits = view.inCurrency ? currencyDigits(summary.quota / view.perUnit) : 0;
+  const quotaText = (v: number) => displayQuota(v, view, digits);
+  const format = (v: number) => (metric === 'quota' ? quotaText(v) : Math.round(v).toLocaleString('en-US'));
 
   if (!status.enable_data_export) return <Result status="info" title={t('dashboard.disabled')} subTitle={t('dashboard.disabledHint')} />;
   const stat = (key: string, value: string | number) => (
@@ -71,7 +74,7 @@ export function DashboardPage() {
         </Space>
       </Card>
       <Row gutter={[16, 16]}>
-        {stat('quota', displayQuota(summary.quota, view))}
+        {stat('quota', quotaText(summary.quota))}
         {stat('count', summary.count.toLocaleString('en-US'))}
         {stat('tokens', summary.tokens.toLocaleString('en-US'))}
         {stat('rpm', summary.rpm)}

@@ -22,7 +22,7 @@ export function ModelShare({ totals, format }: ModelShareProps) {
             </Typography.Text>
             <Typography.Text type="secondary">{format(m.value)}</Typography.Text>
           </Space>
-          <Progress percent={Math.round((m.value / sum) * 1000) / 10} strokeColor={PALETTE[i % PALETTE.length]} size="small" />
+          <Progress percent={Math.round((m.value / sum) * 1000) / 10} status="normal" strokeColor={PALETTE[i % PALETTE.length]} size="small" />
         </div>
       ))}
     </Space>
