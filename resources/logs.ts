@@ -85,7 +85,7 @@ export const logsResource = defineResource({
     { field: 'prompt_tokens', titleKey: 'logs.fields.prompt_tokens', renderer: 'number', hideWhen: NOT_CONSUME },
     { field: 'completion_tokens', titleKey: 'logs.fields.completion_tokens', renderer: 'number', hideWhen: NOT_CONSUME },
     { field: 'quota', titleKey: 'logs.fields.quota', renderer: 'quota', hideWhen: NOT_CONSUME },
-    { field: 'retry', titleKey: 'logs.fields.retry', renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ADMIN, defaultHidden: true },
+    { field: 'retry', titleKey: 'logs.fields.retry', renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ADMIN },
     { field: 'content', titleKey: 'logs.fields.content', renderer: 'json-dialog', dialog: 'text' },
   ],
 });
