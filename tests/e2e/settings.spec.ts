@@ -292,7 +292,8 @@ test('an admin sees every tab but system, and root-only keys disabled', async ({
   await page.evaluate(() => localStorage.removeItem('user'));
   await login(page, 'setadmin', 'setadmin1');
   await page.goto('/setting?tab=system');
-  const tabs = page.getByTestId('settings-tabs').getByRole('tab');
+  // Top-level tabs only: the ratio section inside the operation tab has sub-tabs of its own.
+  const tabs = page.getByTestId('settings-tabs').locator(':scope > .ant-tabs-nav [role="tab"]');
   await expect(tabs).toHaveText(['运营设置', '速率限制', '模型相关设置', '其他设置']);
   await expect(page.getByRole('tab', { name: '运营设置' })).toHaveAttribute('aria-selected', 'true');
   await expect(section(page, 'operation-general').getByLabel('充值链接')).toBeDisabled();
