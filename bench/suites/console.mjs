@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fmt, printTable } from '../lib/report.mjs';
-import { npmScript, removeGatewayFiles, ROOT, stale, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { buildServer, npmScript, removeGatewayFiles, ROOT, stale, startGateway, stopGateway } from '../lib/gateway.mjs';
 
 const WEB_DIR = join(ROOT, 'dist/web');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -92,6 +92,7 @@ export function consoleGoals(result, goals) {
 
 /** `npm run bench -- console`: the console weight alone, on a gateway of its own. */
 export async function consoleSuite(_settings, goals, log) {
+  await buildServer(log);
   await ensureWebBuild(log);
   const gw = await startGateway({ name: 'console' });
   try {

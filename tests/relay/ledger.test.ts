@@ -131,6 +131,70 @@ describeEachDialect('relay ledger', (dialect) => {
     await live.stop();
   });
 
+  it('holds in memory once it knows the balance, and never admits more than the balance across both paths', async () => {
+    const user = await seedUser(s, 1000);
+    const token = await seedToken(s, user.id, { unlimited_quota: true });
+    const req = { userId: user.id, tokenId: token.id, tokenLimited: false };
+    // The first reservation is journaled; its transaction tells the ledger the balance (990).
+    const first = await ledger.reserve({ ...req, amount: 10 });
+    expect(first.ok).toBe(true);
+    expect((await balances(s, user.id, token.id)).openCount).toBe(1);
+    const results = await Promise.all(Array.from({ length: 60 }, () => ledger.reserve({ ...req, amount: 30 })));
+    const ok = results.filter((r): r is { ok: true; id: string } => r.ok);
+    // 990 pays for 33 of them: half of it (16) in memory, the rest journaled against what is
+    // left once the memory holds are counted.
+    expect(ok).toHaveLength(33);
+    expect(results.find((r) => !r.ok)).toEqual({ ok: false, reason: 'user', quota: 0 });
+    const mid = await balances(s, user.id, token.id);
+    expect(mid.openCount).toBe(1 + 17);
+    expect(mid.quota).toBe(1000 - 10 - 17 * 30);
+    // Every one of them costs 30: the memory holds are charged whole, the journaled ones nothing more.
+    const settled = await Promise.all(
+      [first, ...ok].map((r, n) =>
+        ledger.settle({
+          reservationId: r.ok ? r.id : '',
+          userId: user.id,
+          tokenId: token.id,
+          tokenLimited: false,
+          channelId,
+          reserved: n === 0 ? 10 : 30,
+          quota: n === 0 ? 10 : 30,
+          countUsage: true,
+          log: consumeLog(user.id, token.id, channelId),
+        }),
+      ),
+    );
+    expect(settled.map((r) => r.charged)).toEqual([10, ...Array.from({ length: 33 }, () => 30)]);
+    const after = await balances(s, user.id, token.id);
+    expect(after).toMatchObject({ quota: 0, openCount: 0, logSum: 1000, usedQuota: 1000, tokenUsed: 1000 });
+  });
+
+  it('writes nothing for a failed request held in memory, and learns balances changed elsewhere', async () => {
+    const user = await seedUser(s, 10_000);
+    const token = await seedToken(s, user.id, { unlimited_quota: false, remain_quota: 8000 });
+    const req = { userId: user.id, tokenId: token.id, tokenLimited: true };
+    const first = await ledger.reserve({ ...req, amount: 100 });
+    expect(first.ok).toBe(true);
+    const held = await ledger.reserve({ ...req, amount: 100 });
+    expect(held.ok).toBe(true);
+    if (!held.ok || !first.ok) return;
+    const before = await balances(s, user.id, token.id);
+    expect(before).toMatchObject({ quota: 9900, tokenRemain: 7900, openCount: 1 });
+    const refund = await ledger.settle({ reservationId: held.id, userId: user.id, tokenId: token.id, tokenLimited: true, channelId, reserved: 100, quota: 0, countUsage: false });
+    expect(refund.charged).toBe(0);
+    expect(await balances(s, user.id, token.id)).toEqual(before);
+    // The token is cut to 300 by an administrator; the next batch reads the new figure, so
+    // memory may then hold at most half of it.
+    await s.app.ctx.db.updateTable('tokens').set({ remain_quota: 300 }).where('id', '=', token.id).execute();
+    await ledger.settle({ reservationId: first.id, userId: user.id, tokenId: token.id, tokenLimited: true, channelId, reserved: 100, quota: 100, countUsage: true, log: consumeLog(user.id, token.id, channelId) });
+    const more = await Promise.all(Array.from({ length: 5 }, () => ledger.reserve({ ...req, amount: 100 })));
+    expect(more.filter((r) => r.ok)).toHaveLength(3);
+    expect(more.find((r) => !r.ok)).toEqual({ ok: false, reason: 'token', remain: 0 });
+    for (const r of more) if (r.ok) await ledger.settle({ reservationId: r.id, userId: user.id, tokenId: token.id, tokenLimited: true, channelId, reserved: 100, quota: 0, countUsage: false });
+    await ledger.flush();
+    expect(await balances(s, user.id, token.id)).toMatchObject({ tokenRemain: 300, openCount: 0, quota: 9900 });
+  });
+
   it('keeps quota taken = logs + open reservations through a mixed concurrent load', async () => {
     const user = await seedUser(s, 50_000);
     const token = await seedToken(s, user.id, { unlimited_quota: false, remain_quota: 40_000 });

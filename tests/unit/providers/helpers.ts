@@ -39,17 +39,24 @@ export interface StreamRun {
   /** The `data` of every output event parsed as JSON (non-JSON such as `[DONE]` kept as a string). */
   json: unknown[];
   usage?: Usage;
+  /** Generated text: read by the steps, or read afterwards from the data they passed on unread. */
   text: string;
+  /** How many steps passed their data on unread (the fast path). */
+  unread: number;
   errors: unknown[];
 }
 
 /** Feeds events through a converter and its finish(), collecting everything it produced. */
 export function runStream(converter: StreamConverter, events: SseEvent[], fallback?: Usage | (() => Usage)): StreamRun {
-  const run: StreamRun = { out: [], json: [], text: '', errors: [] };
+  const run: StreamRun = { out: [], json: [], text: '', unread: 0, errors: [] };
   const take = (step: ReturnType<StreamConverter['onEvent']>) => {
     run.out.push(...step.out);
     if (step.usage) run.usage = step.usage;
     if (step.text) run.text += step.text;
+    if (step.rawText !== undefined) {
+      run.unread += 1;
+      run.text += converter.textOf!(step.rawText);
+    }
     if (step.error) run.errors.push(step.error);
   };
   for (const event of events) take(converter.onEvent(event));

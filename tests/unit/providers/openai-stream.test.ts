@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { deepseekProvider } from '../../../src/server/relay/providers/deepseek';
 import { openaiProvider } from '../../../src/server/relay/providers/openai';
 import { openaiCompatibleProvider } from '../../../src/server/relay/providers/openai-compatible/families';
+import { carriesUsage } from '../../../src/server/relay/providers/common/openai-stream';
 import { events, runStream, target } from './helpers';
 
 const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-4o' };
@@ -26,6 +27,34 @@ describe('OpenAI-shaped streams', () => {
     expect(run.out.map((e) => e.data)).toEqual(recorded.slice(0, 5).map((e) => e.data));
     expect(run.usage).toEqual({ promptTokens: 9, completionTokens: 3 });
     expect(run.text).toBe('Hello there');
+  });
+
+  it('reads only the first chunk and those with usage or an error; the rest pass on unread', () => {
+    const withNulls = events(
+      chunk({ role: 'assistant', content: '' }, null, { usage: null }),
+      chunk({ content: 'say "usage": {} and "error"' }, null, { usage: null }),
+      chunk({ content: '!' }, 'stop', { usage : null }),
+      { ...base, choices: [], usage },
+      '[DONE]',
+    );
+    const run = runStream(openaiProvider.createStream!('chat', target(), { includeUsage: false }), withNulls);
+    expect(run.unread).toBe(2);
+    expect(run.out.map((e) => e.data)).toEqual(withNulls.slice(0, 3).map((e) => e.data));
+    expect(run.usage).toEqual({ promptTokens: 9, completionTokens: 3 });
+    expect(run.text).toBe('say "usage": {} and "error"!');
+    // An error chunk after the first is still read, and ends the stream.
+    const failing = runStream(openaiProvider.createStream!('chat', target(), { includeUsage: false }), events(chunk({ content: 'a' }), { error: { message: 'overloaded', type: 'server_error' } }));
+    expect(failing.errors).toHaveLength(1);
+  });
+
+  it('tells a non-null usage from a null one in raw chunk text', () => {
+    expect(carriesUsage('{"usage":null}')).toBe(false);
+    expect(carriesUsage('{"usage" :  null ,"x":1}')).toBe(false);
+    expect(carriesUsage('{"usage":{"prompt_tokens":1}}')).toBe(true);
+    expect(carriesUsage('{"usage": {}}')).toBe(true);
+    expect(carriesUsage('{"c":"the \\"usage\\": 1","usage":null}')).toBe(false);
+    expect(carriesUsage('{"c":"usage","usage":{"a":1}}')).toBe(true);
+    expect(carriesUsage('{"choices":[]}')).toBe(false);
   });
 
   it('hides the forced usage chunk from clients that did not ask for it, but still reports usage', () => {

@@ -29,6 +29,18 @@ export interface ReserveItem {
   amount: number;
 }
 
+/** What this process holds in memory on a user or a limited token (see quota-holds.ts). */
+export interface HeldInMemory {
+  user(userId: number): number;
+  token(tokenId: number): number;
+}
+
+/** Balances read inside a batch's transaction: users' quota, limited tokens' remaining quota. */
+export interface Balances {
+  users: Map<number, number>;
+  tokens: Map<number, number>;
+}
+
 export type ReserveOutcome = { ok: true } | { ok: false; reason: 'user'; quota: number } | { ok: false; reason: 'token'; remain: number };
 
 /** What a settlement did: the amount charged and the user's balance once the batch was applied. */
@@ -49,6 +61,8 @@ export interface SettleItem {
   quota: number;
   /** Usage was non-zero: used_quota and request_count move (§6.6). */
   countUsage: boolean;
+  /** The reservation was held in memory (no journal row; `reserved` was never taken). */
+  memoryHold?: boolean;
   /** The consume log row without its quota, which is filled with what was charged. */
   log?: Omit<Insertable<LogsTable>, 'quota'>;
 }
@@ -138,11 +152,11 @@ export class LedgerStatements {
    * whole group is tried in one statement first; only when that fails are items tried one
    * by one, so a nearly empty balance admits exactly the requests it can pay for.
    */
-  async reserve(trx: Trx, node: string, instance: string, items: readonly ReserveItem[], now: number): Promise<ReserveOutcome[]> {
+  async reserve(trx: Trx, node: string, instance: string, items: readonly ReserveItem[], now: number, held: HeldInMemory): Promise<ReserveOutcome[]> {
     const outcomes = new Map<ReserveItem, ReserveOutcome>();
     for (const [userId, group] of groupBy(items, (i) => i.userId)) {
-      if (!(await this.#reserveGroup(trx, userId, group))) {
-        for (const item of group) outcomes.set(item, await this.#reserveOne(trx, item));
+      if (!(await this.#reserveGroup(trx, userId, group, held))) {
+        for (const item of group) outcomes.set(item, await this.#reserveOne(trx, item, held));
       } else {
         for (const item of group) outcomes.set(item, { ok: true });
       }
@@ -163,46 +177,70 @@ export class LedgerStatements {
     return items.map((i) => outcomes.get(i)!);
   }
 
-  /** All items of one user at once; undone and answered false when any part does not fit. */
-  async #reserveGroup(trx: Trx, userId: number, group: readonly ReserveItem[]): Promise<boolean> {
+  /**
+   * All items of one user at once; undone and answered false when any part does not fit.
+   * What this process holds in memory must stay covered too: it is not in the balance yet.
+   */
+  async #reserveGroup(trx: Trx, userId: number, group: readonly ReserveItem[], held: HeldInMemory): Promise<boolean> {
     const taken: [number, number][] = [];
     for (const [tokenId, items] of groupBy(
       group.filter((i) => i.tokenId > 0 && i.tokenLimited),
       (i) => i.tokenId,
     )) {
       const sum = items.reduce((s, i) => s + i.amount, 0);
-      if (!(await this.#takeToken(trx, tokenId, sum, Math.max(sum, 1)))) {
+      if (!(await this.#takeToken(trx, tokenId, sum, Math.max(sum, 1) + held.token(tokenId)))) {
         for (const [t, amount] of taken) await this.#moveToken(trx, t, -amount);
         return false;
       }
       taken.push([tokenId, sum]);
     }
     const total = group.reduce((s, i) => s + i.amount, 0);
-    if (await this.#takeUser(trx, userId, total, Math.max(total, 1))) return true;
+    if (await this.#takeUser(trx, userId, total, Math.max(total, 1) + held.user(userId))) return true;
     for (const [t, amount] of taken) await this.#moveToken(trx, t, -amount);
     return false;
   }
 
-  async #reserveOne(trx: Trx, item: ReserveItem): Promise<ReserveOutcome> {
+  /** One item; a refusal reports what is left for others, i.e. without this process's memory holds. */
+  async #reserveOne(trx: Trx, item: ReserveItem, held: HeldInMemory): Promise<ReserveOutcome> {
     const floor = Math.max(item.amount, 1);
     const limited = item.tokenId > 0 && item.tokenLimited;
-    if (limited && !(await this.#takeToken(trx, item.tokenId, item.amount, floor))) {
-      return { ok: false, reason: 'token', remain: await this.#tokenRemain(trx, item.tokenId) };
+    if (limited) {
+      const onToken = held.token(item.tokenId);
+      if (!(await this.#takeToken(trx, item.tokenId, item.amount, floor + onToken))) {
+        return { ok: false, reason: 'token', remain: Math.max(0, (await this.#tokenRemain(trx, item.tokenId)) - onToken) };
+      }
     }
-    if (await this.#takeUser(trx, item.userId, item.amount, floor)) return { ok: true };
+    const onUser = held.user(item.userId);
+    if (await this.#takeUser(trx, item.userId, item.amount, floor + onUser)) return { ok: true };
     if (limited) await this.#moveToken(trx, item.tokenId, -item.amount);
-    return { ok: false, reason: 'user', quota: await this.#userQuota(trx, item.userId) };
+    return { ok: false, reason: 'user', quota: Math.max(0, (await this.#userQuota(trx, item.userId)) - onUser) };
+  }
+
+  /** Users' quota and limited tokens' remaining quota, as this transaction sees them. */
+  async balances(trx: Trx, userIds: readonly number[], tokenIds: readonly number[]): Promise<Balances> {
+    const out: Balances = { users: new Map(), tokens: new Map() };
+    for (const ids of chunks([...new Set(userIds)])) {
+      const { rows } = await trx.run(`SELECT id, quota FROM users WHERE id IN (${placeholders(ids.length)})`, ids);
+      for (const row of rows) out.users.set(Number(row.id), Number(row.quota));
+    }
+    for (const ids of chunks([...new Set(tokenIds)])) {
+      const { rows } = await trx.run(`SELECT id, remain_quota FROM tokens WHERE id IN (${placeholders(ids.length)})`, ids);
+      for (const row of rows) out.tokens.set(Number(row.id), Number(row.remain_quota));
+    }
+    return out;
   }
 
   /**
    * Applies final charges: `charge − reserved` to user and token (the reservation's journal
    * row is removed; a row that is already gone — refunded by a recovery — means the whole
    * charge is new), used_quota/request_count to user, token and channel, and the consume
-   * logs. Answers what was charged per item, and the user's balance after the batch (for the
-   * quota warning, read here once per user instead of once per request).
+   * logs. Answers what was charged per item (the ledger reads the balances after the batch).
    */
-  async settle(trx: Trx, items: readonly SettleItem[], now: number): Promise<SettleResult[]> {
-    const open = await this.#lockJournal(trx, items.map((i) => i.reservationId));
+  async settle(trx: Trx, items: readonly SettleItem[], now: number): Promise<number[]> {
+    const open = await this.#lockJournal(
+      trx,
+      items.filter((i) => !i.memoryHold).map((i) => i.reservationId),
+    );
     const delta = items.map((i) => i.quota - (open.has(i.reservationId) ? i.reserved : 0));
     const extra = [...delta];
     const index = new Map(items.map((item, n) => [item, n]));
@@ -273,12 +311,7 @@ export class LedgerStatements {
       );
     }
     for (const ids of chunks([...open])) await trx.run(`DELETE FROM quota_reservations WHERE id IN (${placeholders(ids.length)})`, ids);
-    const after = new Map<number, number>();
-    for (const userIds of chunks([...new Set(items.map((i) => i.userId))])) {
-      const { rows } = await trx.run(`SELECT id, quota FROM users WHERE id IN (${placeholders(userIds.length)})`, userIds);
-      for (const row of rows) after.set(Number(row.id), Number(row.quota));
-    }
-    return charged.map((c, n) => ({ charged: c, userQuotaAfter: after.get(items[n]!.userId) ?? 0 }));
+    return charged;
   }
 
   #refunds(group: readonly SettleItem[], delta: number[], index: Map<SettleItem, number>): number {

@@ -11,6 +11,9 @@
  *   journal row stays, and recovery at the next start refunds that reservation, so "quota
  *   taken = consume logs + open reservations" holds at every instant.
  *
+ * - A reservation the learned balances clearly cover is held in memory instead (quota-holds.ts):
+ *   no write before the upstream call; its settlement charges the whole cost.
+ *
  * One batch at a time per process: no two of our own transactions contend for the same user
  * row. A batch that fails is retried on deadlocks; on other errors its items are written one
  * per transaction so a single bad item cannot hold the others back.
@@ -18,8 +21,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
-import { LedgerStatements, type ReserveItem, type ReserveOutcome, type SettleItem, type SettleResult } from './ledger-sql';
+import { LedgerStatements, type HeldInMemory, type ReserveItem, type ReserveOutcome, type SettleItem, type SettleResult } from './ledger-sql';
 import { ledgerStore, type LedgerStore } from './ledger-store';
+import { QuotaHolds } from './quota-holds';
 
 export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
 
@@ -30,6 +34,8 @@ const MAX_BATCH = 400;
 /** A settlement that keeps failing alone is given up after this many tries (its reservation stays open). */
 const MAX_SETTLE_TRIES = 12;
 const MAX_BACKOFF_MS = 30_000;
+/** How often books nobody holds anything on are dropped. */
+const PRUNE_EVERY_MS = 10_000;
 
 export interface ReserveRequest {
   userId: number;
@@ -78,6 +84,8 @@ export class Ledger {
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
   #stopped = false;
+  readonly #holds = new QuotaHolds();
+  #prunedAt = Date.now();
 
   constructor(
     private readonly ctx: AppContext,
@@ -98,6 +106,7 @@ export class Ledger {
   reserve(request: ReserveRequest): Promise<Reservation> {
     if (this.#stopped) return Promise.reject(new Error('ledger stopped'));
     const id = `${this.instance}-${(++this.#seq).toString(36)}`;
+    if (this.#holds.tryHold(id, request.userId, request.tokenId, request.tokenLimited, request.amount)) return Promise.resolve({ ok: true, id });
     return new Promise<ReserveOutcome>((resolve, reject) => {
       this.#reserves.push({ item: { id, ...request }, resolve, reject });
       this.#kickSoon();
@@ -106,6 +115,15 @@ export class Ledger {
 
   /** Queues a final charge (or refund); resolves with what was charged once committed. */
   settle(item: SettleItem): Promise<SettleResult> {
+    if (this.#holds.isHeld(item.reservationId)) {
+      // A failed request on a memory hold: nothing was written, so nothing is.
+      if (item.quota === 0 && !item.countUsage && !item.log) {
+        this.#holds.release(item.reservationId);
+        return Promise.resolve({ charged: 0, userQuotaAfter: 0 });
+      }
+      item = { ...item, memoryHold: true };
+      this.#holds.grow(item.reservationId, item.quota);
+    }
     return new Promise<SettleResult>((resolve) => {
       this.#settles.push({ item, tries: 0, notBefore: 0, resolve });
       if (this.#settles.length >= MAX_BATCH) this.#settleDue = true;
@@ -223,8 +241,10 @@ export class Ledger {
   #retryLater(s: PendingSettle, err: unknown): void {
     s.tries++;
     if (s.tries >= MAX_SETTLE_TRIES) {
-      // Its reservation stays open and is refunded at the next start: the ledger still adds up.
+      // Its reservation stays open and is refunded at the next start (a memory hold took
+      // nothing): the ledger still adds up.
       this.onError(`settlement of reservation ${s.item.reservationId} given up`, err);
+      this.#holds.release(s.item.reservationId);
       s.resolve({ charged: 0, userQuotaAfter: 0 });
       return;
     }
@@ -233,15 +253,33 @@ export class Ledger {
     this.#armTimer();
   }
 
+  /**
+   * One batch in one transaction, which also reads the balances it leaves (the figures memory
+   * holds are admitted against, and the quota warning's). Memory holds settled here stop
+   * counting once it committed: their charges are in those figures.
+   */
   async #transaction(settles: PendingSettle[], reserves: PendingReserve[]): Promise<void> {
     const now = Math.floor(Date.now() / 1000);
+    const settling = new Set(settles.filter((s) => s.item.memoryHold).map((s) => s.item.reservationId));
+    const held: HeldInMemory = {
+      user: (userId) => this.#holds.heldOnUser(userId, settling),
+      token: (tokenId) => this.#holds.heldOnToken(tokenId, settling),
+    };
+    const items = [...settles.map((s) => s.item), ...reserves.map((r) => r.item)];
+    const userIds = items.map((i) => i.userId);
+    const tokenIds = items.filter((i) => i.tokenId > 0 && i.tokenLimited).map((i) => i.tokenId);
     for (let attempt = 1; ; attempt++) {
       try {
-        const { charged, outcomes } = await this.#store.transaction(async (trx) => ({
-          charged: settles.length > 0 ? await this.#sql.settle(trx, settles.map((s) => s.item), now) : [],
-          outcomes: reserves.length > 0 ? await this.#sql.reserve(trx, this.node, this.instance, reserves.map((r) => r.item), now) : [],
-        }));
-        settles.forEach((s, n) => s.resolve(charged[n]!));
+        const { charged, outcomes, balances } = await this.#store.transaction(async (trx) => {
+          const charged = settles.length > 0 ? await this.#sql.settle(trx, settles.map((s) => s.item), now) : [];
+          const outcomes = reserves.length > 0 ? await this.#sql.reserve(trx, this.node, this.instance, reserves.map((r) => r.item), now, held) : [];
+          return { charged, outcomes, balances: await this.#sql.balances(trx, userIds, tokenIds) };
+        });
+        for (const id of settling) this.#holds.release(id);
+        for (const [userId, quota] of balances.users) this.#holds.learnUser(userId, quota);
+        for (const [tokenId, remain] of balances.tokens) this.#holds.learnToken(tokenId, remain);
+        this.#pruneSometimes();
+        settles.forEach((s, n) => s.resolve({ charged: charged[n]!, userQuotaAfter: balances.users.get(s.item.userId) ?? 0 }));
         reserves.forEach((r, n) => r.resolve(outcomes[n]!));
         return;
       } catch (err) {
@@ -249,5 +287,12 @@ export class Ledger {
         await sleep(5 * attempt + Math.random() * 10);
       }
     }
+  }
+
+  #pruneSometimes(): void {
+    const now = Date.now();
+    if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
+    this.#prunedAt = now;
+    this.#holds.prune();
   }
 }

@@ -42,6 +42,10 @@ export class ClaudeStreamFromOpenAI implements StreamConverter {
     return { ...step, out };
   }
 
+  textOf(raw: string): string {
+    return this.inner.textOf?.(raw) ?? '';
+  }
+
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
     const step = this.inner.finish(fallbackUsage);
     const out: SseEvent[] = [...this.ensureStarted(''), ...this.closeBlock()];

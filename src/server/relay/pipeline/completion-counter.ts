@@ -1,6 +1,6 @@
 /**
  * Counts a streamed answer's tokens for when the upstream reports no usage (or the stream is
- * cut before it does). Nothing is tokenized while the answer streams — most streams end with
+ * cut before it does). Nothing is tokenized (nor, for chunks passed on unread, even parsed) while the answer streams — most streams end with
  * the upstream's own usage, and then counting would be wasted CPU — and memory stays bounded
  * whatever the answer's length: only the answer's length in characters is followed, and its
  * first SAMPLE_CHARS characters are kept. At the end the sample is counted with the offline
@@ -10,14 +10,50 @@
 import { countText } from './token-count';
 
 export const SAMPLE_CHARS = 4096;
+/** Upstream `data` kept unread (rawText steps) for a count that may never be needed. */
+export const RAW_SAMPLE_CHARS = 16_384;
 
 export class CompletionCounter {
   #sample: string[] = [];
   #sampleChars = 0;
   #totalChars = 0;
   #counted: number | undefined;
+  #raw: string[] = [];
+  #rawKept = 0;
+  #rawTotal = 0;
 
-  constructor(private readonly model: string) {}
+  /** `textOf` reads the text of a rawText step (the stream converter's). */
+  constructor(
+    private readonly model: string,
+    private readonly textOf?: (raw: string) => string,
+  ) {}
+
+  /**
+   * A step passed on unread: its data is kept while the raw sample has room, else only its
+   * length is; the unkept part's text is estimated from the kept part's text per raw char.
+   */
+  addRaw(raw: string): void {
+    this.#rawTotal += raw.length;
+    this.#counted = undefined;
+    if (this.#rawKept >= RAW_SAMPLE_CHARS) return;
+    this.#raw.push(raw);
+    this.#rawKept += raw.length;
+  }
+
+  #readRaw(): void {
+    if (this.#raw.length === 0 || !this.textOf) return;
+    let chars = 0;
+    for (const raw of this.#raw) {
+      const text = this.textOf(raw);
+      chars += text.length;
+      this.add(text);
+    }
+    const unkept = this.#rawTotal - this.#rawKept;
+    if (unkept > 0 && this.#rawKept > 0) this.#totalChars += Math.round((chars * unkept) / this.#rawKept);
+    this.#raw = [];
+    this.#rawKept = 0;
+    this.#rawTotal = 0;
+  }
 
   add(text: string | undefined): void {
     if (!text) return;
@@ -32,6 +68,7 @@ export class CompletionCounter {
   /** Tokens of everything added so far. */
   total(): number {
     if (this.#counted !== undefined) return this.#counted;
+    this.#readRaw();
     if (this.#totalChars === 0) return (this.#counted = 0);
     const sampled = countText(this.#sample.join(''), this.model);
     this.#counted = this.#sampleChars >= this.#totalChars ? sampled : Math.ceil((sampled * this.#totalChars) / this.#sampleChars);

@@ -46,7 +46,7 @@ function errorEvent(call: RelayCall, error: RelayError): SseEvent {
  */
 export async function relayStream(args: StreamArgs): Promise<Delivered> {
   const { call, reply, upstream, controller, converter } = args;
-  const counter = new CompletionCounter(args.upstreamModel);
+  const counter = new CompletionCounter(args.upstreamModel, converter.textOf?.bind(converter));
   const parser = new SseParser();
   let writer: SseWriter | undefined;
   let usage: Usage | undefined;
@@ -98,7 +98,8 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
       for (const event of parser.push(chunk as Buffer)) {
         if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
         const step = converter.onEvent(event);
-        counter.add(step.text);
+        if (step.rawText !== undefined) counter.addRaw(step.rawText);
+        else counter.add(step.text);
         if (step.usage) usage = step.usage;
         if (step.out.length > 0) {
           if (out) out.push(...step.out);
@@ -115,7 +116,8 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     if (!upstreamError && !clientGone) {
       for (const event of parser.end()) {
         const step = converter.onEvent(event);
-        counter.add(step.text);
+        if (step.rawText !== undefined) counter.addRaw(step.rawText);
+        else counter.add(step.text);
         if (step.usage) usage = step.usage;
         await deliver(step.out);
         if (step.error) upstreamError = step.error;

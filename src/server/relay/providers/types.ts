@@ -136,6 +136,11 @@ export interface StreamStep {
   /** Text generated in this step (content, reasoning, tool arguments), for local counting. */
   text?: string;
   /**
+   * Instead of `text`: the upstream `data` the step passed on without reading its text (the
+   * fast path). Only when the stream ends without usage is the text read, by `textOf`.
+   */
+  rawText?: string;
+  /**
    * Set when the upstream event reports an error; the pipeline sends `out` (e.g. a Claude
    * `error` event the client understands) and then ends the stream.
    */
@@ -153,6 +158,8 @@ export interface StreamConverter {
    * returned step's `usage` is the final usage to bill.
    */
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep;
+  /** The generated text of an upstream `data` a step returned as `rawText`. */
+  textOf?(raw: string): string;
 }
 
 /** An upstream failure, normalised (OpenAI error fields). */

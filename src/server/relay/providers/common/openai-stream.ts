@@ -47,24 +47,57 @@ function canonicalChunk(chunk: JsonObject): JsonObject {
   return out;
 }
 
+const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+function skipSpace(text: string, at: number): number {
+  while (WS.has(text.charCodeAt(at))) at++;
+  return at;
+}
+
+/**
+ * Whether a chunk's JSON text has a `"usage"` key with a non-null value. A quote inside a JSON
+ * string is escaped, so `"usage"` in generated text never matches; a false match only costs a parse.
+ */
+export function carriesUsage(data: string): boolean {
+  for (let at = data.indexOf('"usage"'); at !== -1; at = data.indexOf('"usage"', at + 7)) {
+    const colon = skipSpace(data, at + 7);
+    if (data.charCodeAt(colon) !== 0x3a) continue;
+    if (!data.startsWith('null', skipSpace(data, colon + 1))) return true;
+  }
+  return false;
+}
+
 export class OpenAIPassThroughStream implements StreamConverter {
   private readonly meta: ChunkMeta;
   private usage: Usage | undefined;
   private usageSentToClient = false;
   private thinking: 'none' | 'open' | 'closed' = 'none';
+  /** Chunks are passed on unread unless they carry usage or an error (no chunk is rewritten). */
+  private readonly unread: boolean;
+  private sawChunk = false;
 
   constructor(private readonly options: OpenAIStreamOptions) {
     this.meta = { id: '', created: nowSeconds(), model: options.model };
+    this.unread = !options.forceFormat && !options.thinkingToContent;
+  }
+
+  textOf(raw: string): string {
+    return choicesText(parseJson(raw));
   }
 
   onEvent(event: SseEvent): StreamStep {
     const data = event.data;
     if (data === '[DONE]') return { out: [], usage: this.usage };
+    // The fast path: after the first chunk (which names id, model and creation time for a
+    // usage chunk made up at the end) a chunk without usage or error goes on as it came, and
+    // its text is read only if the stream ends without usage.
+    if (this.unread && this.sawChunk && !data.includes('"error"') && !carriesUsage(data)) return { out: [event.event === undefined ? event : { data }], usage: this.usage, rawText: data };
     const chunk = parseJson(data);
     // Not JSON (a stray keep-alive or a proxy's text): pass it on rather than lose it.
     if (!isRecord(chunk)) return { out: [{ data }], usage: this.usage };
     if (isRecord(chunk.error)) return { out: [], usage: this.usage, error: this.streamError(chunk) };
 
+    this.sawChunk = true;
     this.remember(chunk);
     const usage = chunk.usage !== undefined && chunk.usage !== null ? this.options.readUsage(chunk.usage) : undefined;
     if (usage) this.usage = usage;

@@ -1,0 +1,48 @@
+/** The local count of a streamed answer: exact for short answers, bounded memory for long ones. */
+import { describe, expect, it } from 'vitest';
+import { CompletionCounter, RAW_SAMPLE_CHARS } from '../../src/server/relay/pipeline/completion-counter';
+import { countText } from '../../src/server/relay/pipeline/token-count';
+
+const chunkOf = (text: string) => JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] });
+const textOf = (raw: string) => (JSON.parse(raw) as { choices: { delta: { content: string } }[] }).choices[0]!.delta.content;
+
+describe('completion counter', () => {
+  it('counts text read by the steps and text left unread alike, exactly for a short answer', () => {
+    const words = ['Hello', ' there,', ' how', ' are', ' you', ' today?'];
+    const read = new CompletionCounter('gpt-4o');
+    const unread = new CompletionCounter('gpt-4o', textOf);
+    const mixed = new CompletionCounter('gpt-4o', textOf);
+    words.forEach((w, n) => {
+      read.add(w);
+      unread.addRaw(chunkOf(w));
+      if (n % 2) mixed.add(w);
+      else mixed.addRaw(chunkOf(w));
+    });
+    const exact = countText(words.join(''), 'gpt-4o');
+    expect(exact).toBeGreaterThan(0);
+    expect(read.total()).toBe(exact);
+    expect(unread.total()).toBe(exact);
+    expect(mixed.total()).toBe(exact);
+  });
+
+  it('keeps at most RAW_SAMPLE_CHARS of unread data and estimates the rest from it', () => {
+    const counter = new CompletionCounter('gpt-4o', textOf);
+    const piece = 'lorem ipsum dolor sit amet ';
+    const raw = chunkOf(piece);
+    const chunks = Math.ceil((RAW_SAMPLE_CHARS * 10) / raw.length);
+    for (let n = 0; n < chunks; n++) counter.addRaw(raw);
+    const exact = countText(piece.repeat(chunks), 'gpt-4o');
+    const total = counter.total();
+    expect(Math.abs(total - exact) / exact).toBeLessThan(0.02);
+    // Counted once; more text invalidates the count.
+    expect(counter.total()).toBe(total);
+    counter.add(' more words');
+    expect(counter.total()).toBeGreaterThan(total);
+  });
+
+  it('counts nothing for an answer without text', () => {
+    const counter = new CompletionCounter('gpt-4o', textOf);
+    counter.addRaw(chunkOf(''));
+    expect(counter.total()).toBe(0);
+  });
+});
