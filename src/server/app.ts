@@ -112,10 +112,11 @@ export async function buildApp(config: Config): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  await server.register(cookie, { secret: config.sessionSecret });
-
   await server.register(
     async (api) => {
+      // Cookies mean something under /api and the playground only (the relay registers its
+      // own): the gateway's /v1 requests skip the parsing hook.
+      await api.register(cookie, { secret: config.sessionSecret });
       await api.register(compress, { global: true, threshold: 1024 });
       api.addHook('onRequest', rateLimitHook(ctx.rateLimiter, 'GA', config.globalApiRateLimit));
       api.setErrorHandler(apiErrorHandler);

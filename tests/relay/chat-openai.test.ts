@@ -41,6 +41,24 @@ describeEachDialect('relay chat (OpenAI channel)', (dialect) => {
     expect(log.content).toBe('模型倍率 0.07，补全倍率 4.00，分组倍率 1.00');
   });
 
+  it('sends the client bytes upstream when nothing changes, and a rewritten body when something does', async () => {
+    const send = async (body: string) => {
+      fake.script({ text: 'ok', usage: { prompt: 3, completion: 1 } });
+      const res = await fetch(`${b.s.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${b.token.apiKey}`, 'content-type': 'application/json' }, body });
+      expect(res.status).toBe(200);
+      await res.text();
+      return fake.requests.at(-1)!.body;
+    };
+    // Odd spacing and key order, an unknown field, `stream: false`: forwarded byte for byte.
+    const asIs = '{ "messages" : [{"role":"user","content":"hi"}],\n "x_custom": {"a": [1, 2]}, "model":"gpt-4o-mini", "stream": false }';
+    expect(await send(asIs)).toBe(asIs);
+    // A stream asked without usage gets `stream_options` added: re-serialised, nothing lost.
+    const streamed = '{"model":"gpt-4o-mini","stream":true, "x_custom":1,"messages":[{"role":"user","content":"hi"}]}';
+    const sent = JSON.parse(await send(streamed)) as Record<string, unknown>;
+    expect(sent).toEqual({ ...(JSON.parse(streamed) as object), stream_options: { include_usage: true } });
+    await b.flush();
+  });
+
   it('streams, hides the forced usage chunk from a client that did not ask, and bills it', async () => {
     fake.script({ text: 'one two three four', usage: { prompt: 30, completion: 4 } });
     const before = await balances(b.s, b.user.id, b.token.id);

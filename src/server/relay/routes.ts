@@ -6,6 +6,7 @@
  * `X-Oneapi-Request-Id` header, and no response compression (streams must not be buffered).
  */
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import { claudeErrorBody, internalError, openaiErrorBody, refuse, RelayError } from './errors';
@@ -70,17 +71,21 @@ function errorHandler(rt: RelayRuntime) {
 
 /** Hooks and parsers every relay scope shares. */
 function prepareScope(scope: FastifyInstance, rt: RelayRuntime): void {
-  scope.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: an async hook costs a promise per request on the hot path.
+  scope.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, assignRequestId(request));
     corsHeaders(request, reply);
+    done();
   });
   // Compressed request bodies are unpacked before the parser counts and keeps them.
-  scope.addHook('preParsing', async (request, _reply, payload) => {
-    const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
-    const unpack = encoding === 'gzip' ? createGunzip() : encoding === 'br' ? createBrotliDecompress() : encoding === 'deflate' ? createInflate() : undefined;
-    if (!unpack) return payload;
+  scope.addHook('preParsing', (request, _reply, payload, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding === undefined) return done(null, payload);
+    const name = String(encoding).toLowerCase();
+    const unpack = name === 'gzip' ? createGunzip() : name === 'br' ? createBrotliDecompress() : name === 'deflate' ? createInflate() : undefined;
+    if (!unpack) return done(null, payload);
     delete request.headers['content-length'];
-    return payload.pipe(unpack);
+    done(null, payload.pipe(unpack));
   });
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: rt.ctx.config.bodyLimit }, (request, body, done) => {
@@ -182,6 +187,8 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
   );
   await server.register(
     async (pg) => {
+      // The playground signs in with the console's session cookie.
+      await pg.register(cookie, { secret: rt.ctx.config.sessionSecret });
       prepareScope(pg, rt);
       pg.post('/chat/completions', { config: { clientFormat: 'openai' } }, async (request, reply) => {
         await relayPlayground(rt, request, reply);

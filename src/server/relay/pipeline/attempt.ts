@@ -13,6 +13,7 @@ import { fromUpstream, refuse, RelayError, transportError } from '../errors';
 import type { RelayChannel } from '../channels/channel-index';
 import type { RelayRuntime } from '../runtime';
 import type { UpstreamResponse } from '../upstream/pools';
+import { UpstreamAbort } from '../upstream/abort';
 import { audioPromptTokens } from '../billing/audio-duration';
 import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-price';
 import type { Delivered, RelayCall } from './call';
@@ -61,10 +62,10 @@ function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, bod
   return up;
 }
 
-async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, controller: AbortController, channel: RelayChannel): Promise<UpstreamResponse> {
+async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, controller: UpstreamAbort, channel: RelayChannel): Promise<UpstreamResponse> {
   let response: UpstreamResponse;
   try {
-    response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller.signal });
+    response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller });
   } catch (err) {
     throw transportError(err instanceof Error ? err.message : String(err));
   }
@@ -98,9 +99,11 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     ...(channel.organization ? { organization: channel.organization } : {}),
   };
   const input = providerInput(provider, call);
+  // The client's bytes may go upstream only where nothing is to be merged into the body.
+  if (call.rawBody && input.mode === call.mode && !channel.paramOverride) target.rawBody = call.rawBody;
   const up = buildRequest(rt, provider, input.mode, input.body, target, call, channel);
   const sentModel = up.model ?? upstreamModel;
-  const controller = new AbortController();
+  const controller = new UpstreamAbort();
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
   const overall = relayTimeout > 0 ? setTimeout(() => controller.abort(), relayTimeout * 1000) : undefined;
   try {
@@ -214,7 +217,7 @@ function usageExtras(call: RelayCall, json: unknown, parsed: ParsedResponse): { 
 }
 
 /** Speech: the audio goes back to the client as it arrives; billed by the input (characters for tts*). */
-async function relayBinary(call: RelayCall, reply: FastifyReply, response: UpstreamResponse, controller: AbortController, outcome: OutcomeBase): Promise<Delivered> {
+async function relayBinary(call: RelayCall, reply: FastifyReply, response: UpstreamResponse, controller: UpstreamAbort, outcome: OutcomeBase): Promise<Delivered> {
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': headerValue(response.headers, 'content-type') ?? 'application/octet-stream' });

@@ -32,7 +32,9 @@ export async function relayPlayground(rt: RelayRuntime, request: FastifyRequest,
     throw err;
   }
   const user = request.auth!;
-  const parsed = await readRelayBody(ENDPOINTS.chat, request);
+  const read = await readRelayBody(ENDPOINTS.chat, request);
+  // The body loses `group` below, so the client's bytes no longer stand for it.
+  const parsed = { ...read, raw: undefined };
   const model = typeof parsed.body.model === 'string' ? parsed.body.model.trim() : '';
   if (!model) throw refuse(400, '请选择模型', 'model_required');
   const asked = typeof parsed.body.group === 'string' ? parsed.body.group.trim() : '';

@@ -18,6 +18,7 @@ import { SseParser } from '../stream/sse-parser';
 import { formatEvents, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
+import type { UpstreamAbort } from '../upstream/abort';
 import type { Delivered, Ending, RelayCall } from './call';
 import { CompletionCounter } from './completion-counter';
 
@@ -26,7 +27,7 @@ export interface StreamArgs {
   reply: FastifyReply;
   upstream: UpstreamResponse;
   /** Aborts the upstream request (client gone, inactivity). */
-  controller: AbortController;
+  controller: UpstreamAbort;
   converter: StreamConverter;
   /** The model sent upstream (tokenizer choice, o1/o3 timeout). */
   upstreamModel: string;

@@ -78,6 +78,11 @@ export interface Target {
   clientHeaders?: Record<string, string>;
   /** The channel's `openai_organization`, sent as `OpenAI-Organization` by the OpenAI family. */
   organization?: string;
+  /**
+   * The client's JSON body as it arrived, when the body given to `buildRequest` is that very
+   * request: a provider that leaves it unchanged may send these bytes instead of serialising.
+   */
+  rawBody?: Uint8Array;
 }
 
 export interface UpstreamRequest {

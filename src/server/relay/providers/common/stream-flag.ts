@@ -3,5 +3,6 @@ import type { JsonObject } from './json';
 
 export function applyStreamFlag(body: JsonObject, stream: boolean): void {
   if (stream) body.stream = true;
-  else if (body.stream !== undefined) delete body.stream;
+  // `stream: false` says what the upstream does anyway; anything else not `true` goes.
+  else if (body.stream !== undefined && body.stream !== false) delete body.stream;
 }

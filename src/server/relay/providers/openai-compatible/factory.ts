@@ -31,6 +31,14 @@ export function defaultUrl(base: string, path: string): string {
 
 const STREAMING_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions']);
 
+/** The same keys holding the very same values (adjustments always make new values). */
+export function sameFields(a: JsonObject, b: JsonObject): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key] || !Object.hasOwn(b, key)) return false;
+  return true;
+}
+
 export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider {
   const modes = new Set(Object.keys(config.paths) as RelayMode[]);
   const readUsage = config.readUsage ?? usageFromOpenAI;
@@ -70,7 +78,8 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
       config.adjustBody?.(json, mode, target);
       headers['Content-Type'] = 'application/json';
       if (stream) headers.Accept = 'text/event-stream';
-      return { ...base, body: JSON.stringify(json) };
+      // Nothing changed: the client's own bytes go upstream (no re-serialisation).
+      return { ...base, body: target.rawBody && !custom && sameFields(json, body) ? target.rawBody : JSON.stringify(json) };
     },
 
     parseResponse(mode, json, target) {

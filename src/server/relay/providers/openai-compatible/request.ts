@@ -37,7 +37,8 @@ function applyStreamOptions(out: JsonObject, options: AdjustOptions): void {
     delete out.stream_options;
     return;
   }
-  if (options.forceStreamUsage) out.stream_options = { ...obj(out.stream_options), include_usage: true };
+  // Left as the client sent it when it already asks for usage (the body can then go as it came).
+  if (options.forceStreamUsage && obj(out.stream_options).include_usage !== true) out.stream_options = { ...obj(out.stream_options), include_usage: true };
 }
 
 function applyReasoningRules(out: JsonObject, options: AdjustOptions): void {
