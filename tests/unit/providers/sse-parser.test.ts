@@ -56,6 +56,38 @@ describe('SSE parser', () => {
     expect(parse(`data: ${'x'.repeat(40)}\n\n`, 7, { maxLineBytes: 50 })).toEqual([{ data: 'x'.repeat(40) }]);
   });
 
+  it('tells when a chunk was nothing but whole plain events, as the relay would write them', () => {
+    const plain = (...chunks: string[]) => {
+      const parser = new SseParser();
+      return chunks.map((c) => {
+        parser.push(bytes(c));
+        return parser.lastChunkWasPlainEvents;
+      });
+    };
+    expect(plain('data: {"a":1}\n\ndata: é漢\n\n', 'data: [DONE]\n\n')).toEqual([true, true]);
+    // Split events: neither half is whole; the next whole chunk is plain again.
+    expect(plain('data: {"a"', ':1}\n\n', 'data: x\n\n')).toEqual([false, false, true]);
+    expect(plain('data: x\n', '\ndata: y\n\n')).toEqual([false, false]);
+    // Anything the relay would not write itself.
+    expect(plain(': ping\n\ndata: x\n\n')).toEqual([false]);
+    expect(plain('event: e\ndata: x\n\n')).toEqual([false]);
+    expect(plain('data:x\n\n')).toEqual([false]);
+    expect(plain('data: x\r\n\r\n')).toEqual([false]);
+    expect(plain('data: x\r\r')).toEqual([false]);
+    expect(plain('data: x\n\n\n')).toEqual([false]);
+    expect(plain('data: a\ndata: b\n\n')).toEqual([false]);
+    expect(plain('id: 1\ndata: x\n\n')).toEqual([false]);
+    expect(plain('\uFEFFdata: x\n\n', 'data: y\n\n')).toEqual([false, true]);
+    expect(plain('\n')).toEqual([false]);
+    // A UTF-8 character split across chunks: the second chunk starts inside it.
+    const parser = new SseParser();
+    const both = bytes('data: é\n\ndata: é\n\n');
+    parser.push(both.subarray(0, 16));
+    expect(parser.lastChunkWasPlainEvents).toBe(false);
+    expect(parser.push(both.subarray(16))).toEqual([{ data: 'é' }]);
+    expect(parser.lastChunkWasPlainEvents).toBe(false);
+  });
+
   it('does not depend on the caller keeping its chunk buffers', () => {
     const parser = new SseParser();
     const buffer = new Uint8Array(64);

@@ -83,10 +83,12 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     }
     return writer;
   };
-  const deliver = async (events: SseEvent[]): Promise<void> => {
+  /** `bytes`: the upstream chunk these events came from, when they are exactly its content. */
+  const deliver = async (events: SseEvent[], bytes?: Buffer): Promise<void> => {
     if (events.length === 0 || clientGone) return;
     if (events.some((e) => e.event === 'error')) sentErrorEvent = true;
-    await open().write(events);
+    if (bytes) await open().writeRaw(bytes);
+    else await open().write(events);
     if (writer!.closed) clientGone = true;
   };
 
@@ -96,12 +98,16 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
       // Everything one upstream read carried goes out in one write: no event waits longer than
       // it did upstream, and a burst of small events costs one syscall, not one each.
       let out: SseEvent[] | undefined;
-      for (const event of parser.push(chunk as Buffer)) {
+      const events = parser.push(chunk as Buffer);
+      // A chunk of plain events the converter passes on one for one goes out as its own bytes.
+      let asReceived = parser.lastChunkWasPlainEvents;
+      for (const event of events) {
         if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
         const step = converter.onEvent(event);
         if (step.rawText !== undefined) counter.addRaw(step.rawText);
         else counter.add(step.text);
         if (step.usage) usage = step.usage;
+        if (asReceived && (step.out.length !== 1 || step.out[0] !== event)) asReceived = false;
         if (step.out.length > 0) {
           if (out) out.push(...step.out);
           else out = step.out;
@@ -111,7 +117,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
           break;
         }
       }
-      if (out) await deliver(out);
+      if (out) await deliver(out, asReceived ? (chunk as Buffer) : undefined);
       if (upstreamError || clientGone) break;
     }
     if (!upstreamError && !clientGone) {

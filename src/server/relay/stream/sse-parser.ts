@@ -1,8 +1,12 @@
 /**
- * Incremental server-sent-events parser over upstream byte chunks (reference §5.2). It keeps
- * only the current unfinished line, never the stream: complete lines are decoded straight
- * from the chunk they arrived in. LF, CRLF and lone CR end lines (also when a CRLF is split
- * between chunks); a UTF-8 character split between chunks is joined before decoding.
+ * Incremental server-sent-events parser over upstream byte chunks (reference §5.2). Each
+ * chunk is decoded once (a UTF-8 character split between chunks is joined by the streaming
+ * decoder) and cut into lines with indexOf; only the current unfinished line is kept, never
+ * the stream. LF, CRLF and lone CR end lines (also when a CRLF is split between chunks).
+ *
+ * `lastChunkWasPlainEvents` tells the relay when a chunk was nothing but whole
+ * `data: …\n\n` events, exactly as it would write them itself: then it may send the chunk's
+ * own bytes on instead of formatting the events again.
  */
 import type { SseEvent } from '../providers/types';
 
@@ -28,19 +32,24 @@ export interface SseParserOptions {
 
 const LF = 0x0a;
 const CR = 0x0d;
+/** `data: ` + `\n\n`: what formatting adds to an event's data. */
+const PLAIN_EVENT_OVERHEAD = 8;
 
 export class SseParser {
   private readonly decoder = new TextDecoder();
   private readonly maxLineBytes: number;
   private readonly dataLinePerEvent: boolean;
-  /** Bytes of the unfinished line, in arrival order. */
-  private partial: Uint8Array[] = [];
-  private partialBytes = 0;
+  /** Text of the unfinished line. */
+  private partial = '';
   /** The previous chunk ended with CR: an LF starting the next one belongs to it. */
   private skipLeadingLf = false;
-  private firstLine = true;
   private eventName: string | undefined;
   private data: string[] = [];
+  /** The previous chunk ended exactly after an event (its last byte an LF, nothing pending). */
+  private atBoundary = true;
+  private first = true;
+  /** Whether the last `push` was only whole plain events (see the file comment). */
+  lastChunkWasPlainEvents = false;
 
   constructor(options: SseParserOptions = {}) {
     this.maxLineBytes = options.maxLineBytes ?? MAX_SSE_LINE_BYTES;
@@ -50,66 +59,70 @@ export class SseParser {
   /** Feeds one chunk; returns the events it completed. Throws `SseLineTooLongError`. */
   push(chunk: Uint8Array): SseEvent[] {
     const events: SseEvent[] = [];
+    const startedAtBoundary = this.atBoundary && !(this.first && chunk[0] === 0xef);
+    this.first = false;
+    const text = this.decoder.decode(chunk, { stream: true });
     let start = 0;
-    if (this.skipLeadingLf && chunk.length > 0) {
-      if (chunk[0] === LF) start = 1;
+    if (this.skipLeadingLf && text.length > 0) {
+      if (text.charCodeAt(0) === LF) start = 1;
       this.skipLeadingLf = false;
     }
-    for (let i = start; i < chunk.length; i++) {
-      const byte = chunk[i];
-      if (byte !== LF && byte !== CR) continue;
-      this.line(this.takeLine(chunk, start, i), events);
-      if (byte === CR) {
-        if (i + 1 < chunk.length) {
-          if (chunk[i + 1] === LF) i += 1;
-        } else {
-          this.skipLeadingLf = true;
-        }
+    const hasCr = text.indexOf('\r', start) !== -1;
+    if (!hasCr) {
+      for (let lf = text.indexOf('\n', start); lf !== -1; lf = text.indexOf('\n', start)) {
+        this.line(this.takeLine(text, start, lf), events);
+        start = lf + 1;
       }
-      start = i + 1;
+    } else {
+      for (let i = start; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c !== LF && c !== CR) continue;
+        this.line(this.takeLine(text, start, i), events);
+        if (c === CR) {
+          if (i + 1 < text.length) {
+            if (text.charCodeAt(i + 1) === LF) i += 1;
+          } else {
+            this.skipLeadingLf = true;
+          }
+        }
+        start = i + 1;
+      }
     }
-    if (start < chunk.length) this.keep(chunk.subarray(start));
+    if (start < text.length) this.keep(text.slice(start));
+    this.atBoundary = this.partial === '' && this.data.length === 0 && this.eventName === undefined && chunk[chunk.length - 1] === LF;
+    this.lastChunkWasPlainEvents = startedAtBoundary && this.atBoundary && !hasCr && events.length > 0 && text.length === plainLength(events);
     return events;
   }
 
   /** Ends the stream: a last line without its newline, and an event without its blank line, still count. */
   end(): SseEvent[] {
     const events: SseEvent[] = [];
-    if (this.partialBytes > 0) this.line(this.takeLine(new Uint8Array(0), 0, 0), events);
+    const rest = this.decoder.decode();
+    if (rest) this.keep(rest);
+    if (this.partial !== '') this.line(this.takeLine('', 0, 0), events);
     this.dispatch(events);
+    this.lastChunkWasPlainEvents = false;
     return events;
   }
 
-  private keep(bytes: Uint8Array): void {
-    this.partialBytes += bytes.length;
-    if (this.partialBytes > this.maxLineBytes) throw new SseLineTooLongError(this.maxLineBytes);
-    // The chunk buffer may be reused by the caller: keep a copy of the unfinished tail only.
-    this.partial.push(bytes.slice());
+  /** Lines are limited in bytes; a string's UTF-8 length is at most three times its length. */
+  private tooLong(text: string): boolean {
+    return text.length * 3 > this.maxLineBytes && Buffer.byteLength(text) > this.maxLineBytes;
   }
 
-  private takeLine(chunk: Uint8Array, start: number, end: number): string {
-    const length = this.partialBytes + (end - start);
-    if (length > this.maxLineBytes) throw new SseLineTooLongError(this.maxLineBytes);
-    let text: string;
-    if (this.partial.length === 0) {
-      text = this.decoder.decode(chunk.subarray(start, end));
-    } else {
-      const bytes = new Uint8Array(length);
-      let offset = 0;
-      for (const part of this.partial) {
-        bytes.set(part, offset);
-        offset += part.length;
-      }
-      bytes.set(chunk.subarray(start, end), offset);
-      text = this.decoder.decode(bytes);
-      this.partial = [];
-      this.partialBytes = 0;
+  private keep(text: string): void {
+    this.partial += text;
+    if (this.tooLong(this.partial)) throw new SseLineTooLongError(this.maxLineBytes);
+  }
+
+  private takeLine(text: string, start: number, end: number): string {
+    let line = text.slice(start, end);
+    if (this.partial !== '') {
+      line = this.partial + line;
+      this.partial = '';
     }
-    if (this.firstLine) {
-      this.firstLine = false;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    return text;
+    if (this.tooLong(line)) throw new SseLineTooLongError(this.maxLineBytes);
+    return line;
   }
 
   private line(text: string, events: SseEvent[]): void {
@@ -131,10 +144,24 @@ export class SseParser {
 
   private dispatch(events: SseEvent[]): void {
     if (this.data.length > 0) {
-      const data = this.data.length === 1 ? this.data[0] : this.data.join('\n');
+      const data = this.data.length === 1 ? this.data[0]! : this.data.join('\n');
       events.push(this.eventName ? { event: this.eventName, data } : { data });
     }
     this.data = [];
     this.eventName = undefined;
   }
+}
+
+/**
+ * The length of the events written as `data: …\n\n` (named events count as not plain). Equal
+ * to the chunk's length only when the chunk was exactly that: anything the parser drops (a
+ * comment, a field, a second data line, an extra blank line, a missing space) makes it longer.
+ */
+function plainLength(events: readonly SseEvent[]): number {
+  let length = 0;
+  for (const e of events) {
+    if (e.event !== undefined) return -1;
+    length += PLAIN_EVENT_OVERHEAD + e.data.length;
+  }
+  return length;
 }

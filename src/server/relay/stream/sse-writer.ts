@@ -64,7 +64,8 @@ export class SseWriter {
     await this.writeRaw(formatEvents(events));
   }
 
-  async writeRaw(text: string): Promise<void> {
+  /** Text, or bytes that already are whole events. */
+  async writeRaw(text: string | Uint8Array): Promise<void> {
     if (this.closed) return;
     this.#keepAlive?.refresh();
     if (this.res.write(text)) return;
