@@ -1,9 +1,7 @@
 /**
- * The console: <Refine> over the one data provider, the resources of `resources/`, the
- * hand-written pages, i18n and the theme.
+ * The console: the hand-written pages and the resources of `resources/` under the layout,
+ * refine around the signed-in ones (`refine-outlet.tsx`), i18n and the theme.
  */
-import { Refine, type ResourceProps } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
 import { App as AntdApp, ConfigProvider, theme } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -15,73 +13,65 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { RESOURCES } from '../../resources';
 import { ROLE_ADMIN, ROLE_COMMON } from '../shared/roles';
 import { RequireRole } from './guards';
-import { i18nProvider } from './i18n';
 import { AppLayout } from './layout/app-layout';
 import { PAGES, type Access } from './pages';
-import { NotFoundPage } from './pages/not-found-page';
 import { StatusProvider } from './state/status-context';
 import { ThemeModeProvider, useThemeMode } from './state/theme-context';
-import { useToastNotificationProvider } from './state/toast-notifications';
-import { accessControlProvider, authProvider, dataProvider } from './state/wire';
 
 const ResourceScreen = lazy(async () => ({ default: (await import('./crud/resource-screen')).ResourceScreen }));
+// Its own chunk too: antd's Result is needed only when an address is wrong.
+const NotFoundPage = lazy(async () => ({ default: (await import('./pages/not-found-page')).NotFoundPage }));
+const RefineOutlet = lazy(async () => ({ default: (await import('./refine-outlet')).RefineOutlet }));
 
 const MIN_ROLE: Record<Exclude<Access, 'public'>, number> = { user: ROLE_COMMON, admin: ROLE_ADMIN };
 
-function guarded(access: Access, element: React.ReactNode) {
-  return access === 'public' ? element : <RequireRole minRole={MIN_ROLE[access]}>{element}</RequireRole>;
-}
+const PAGE_ENTRIES = Object.entries(PAGES);
 
+/**
+ * The public pages (home, sign-in, pricing ...) sit outside refine and must not use its
+ * hooks; the signed-in ones and the CRUD screens sit under one refine outlet, so moving
+ * between them keeps refine mounted.
+ */
 function ConsoleRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        {Object.entries(PAGES).map(([path, { access, component: Page }]) => (
-          <Route key={path} path={path} element={guarded(access, <Page />)} />
+        {PAGE_ENTRIES.filter(([, { access }]) => access === 'public').map(([path, { component: Page }]) => (
+          <Route key={path} path={path} element={<Page />} />
         ))}
-        {RESOURCES.flatMap((resource) =>
-          [resource.routes.list, resource.routes.create, resource.routes.edit]
-            .filter((path): path is string => Boolean(path))
-            .map((path) => (
+        <Route element={<RefineOutlet />}>
+          {PAGE_ENTRIES.map(([path, { access, component: Page }]) =>
+            access === 'public' ? null : (
               <Route
                 key={path}
                 path={path}
                 element={
-                  <RequireRole minRole={resource.minRole}>
-                    <ResourceScreen name={resource.name} />
+                  <RequireRole minRole={MIN_ROLE[access]}>
+                    <Page />
                   </RequireRole>
                 }
               />
-            )),
-        )}
+            ),
+          )}
+          {RESOURCES.flatMap((resource) =>
+            [resource.routes.list, resource.routes.create, resource.routes.edit]
+              .filter((path): path is string => Boolean(path))
+              .map((path) => (
+                <Route
+                  key={path}
+                  path={path}
+                  element={
+                    <RequireRole minRole={resource.minRole}>
+                      <ResourceScreen name={resource.name} />
+                    </RequireRole>
+                  }
+                />
+              )),
+          )}
+        </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>
-  );
-}
-
-function RefineRoot() {
-  const { t } = useTranslation();
-  const resources: ResourceProps[] = RESOURCES.map((r) => ({
-    name: r.name,
-    list: r.routes.list,
-    create: r.routes.create,
-    edit: r.routes.edit,
-    meta: { label: t(r.labelKey) },
-  }));
-  return (
-    <Refine
-      dataProvider={dataProvider}
-      authProvider={authProvider}
-      accessControlProvider={accessControlProvider}
-      i18nProvider={i18nProvider}
-      routerProvider={routerProvider}
-      notificationProvider={useToastNotificationProvider}
-      resources={resources}
-      options={{ disableTelemetry: true, mutationMode: 'pessimistic', syncWithLocation: false, warnWhenUnsavedChanges: false }}
-    >
-      <ConsoleRoutes />
-    </Refine>
   );
 }
 
@@ -103,7 +93,7 @@ function ThemedApp() {
     >
       <AntdApp>
         <StatusProvider>
-          <RefineRoot />
+          <ConsoleRoutes />
         </StatusProvider>
       </AntdApp>
     </ConfigProvider>

@@ -2,12 +2,16 @@
 import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import './i18n';
+import { i18nReady } from './i18n';
 import './styles.css';
 import { ConsoleApp } from './app';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ConsoleApp />
-  </StrictMode>,
+// After the stored language's texts are in (English is loaded apart), so the first paint is
+// already in that language.
+void i18nReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <ConsoleApp />
+    </StrictMode>,
+  ),
 );

@@ -2,19 +2,21 @@
  * The console frame: top bar, side navigation (signed-in users; a drawer on phones),
  * the routed page and the footer.
  */
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Button, Drawer, Layout, Spin, theme } from 'antd';
-import { Suspense, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Layout, Spin, theme } from 'antd';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus } from '../state/status-context';
 import { useStoredUser } from '../state/use-stored-user';
 import { AppFooter } from './app-footer';
-import { SideNav } from './side-nav';
 import { TopBar } from './top-bar';
 import { useIsMobile } from './use-is-mobile';
 import { useSidebarCollapsed } from './use-sidebar-collapsed';
+
+// Loaded when first shown (signed in, or the phone drawer opened): guests, sign-in first,
+// need neither antd's Menu nor its Drawer.
+const SiderNav = lazy(async () => ({ default: (await import('./side-nav')).SiderNav }));
+const MobileNavDrawer = lazy(async () => ({ default: (await import('./side-nav')).MobileNavDrawer }));
 
 export const SIDER_WIDTH = 200;
 export const SIDER_COLLAPSED_WIDTH = 60;
@@ -29,7 +31,6 @@ export function PageSpinner() {
 }
 
 export function AppLayout() {
-  const { t } = useTranslation();
   const { token } = theme.useToken();
   const { pathname } = useLocation();
   const status = usePublicStatus();
@@ -37,6 +38,8 @@ export function AppLayout() {
   const isMobile = useIsMobile();
   const [collapsed, setCollapsed] = useSidebarCollapsed();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The drawer stays mounted once opened, as antd's Drawer keeps its content after closing.
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const systemName = status.system_name || DEFAULT_SYSTEM_NAME;
 
   useEffect(() => setDrawerOpen(false), [pathname]);
@@ -44,11 +47,16 @@ export function AppLayout() {
     document.title = systemName;
   }, [systemName]);
 
+  const openDrawer = () => {
+    setDrawerUsed(true);
+    setDrawerOpen(true);
+  };
+
   const bar = { background: token.colorBgContainer, borderColor: token.colorBorderSecondary };
   return (
     <Layout className="sy-shell" style={{ minHeight: '100vh' }}>
       <Layout.Header className="sy-header" style={{ ...bar, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px` }}>
-        <TopBar onOpenMenu={() => setDrawerOpen(true)} />
+        <TopBar onOpenMenu={openDrawer} />
       </Layout.Header>
       <Layout hasSider={Boolean(user) && !isMobile}>
         {user && !isMobile && (
@@ -61,18 +69,9 @@ export function AppLayout() {
             trigger={null}
             style={{ ...bar, top: HEADER_HEIGHT, height: `calc(100vh - ${HEADER_HEIGHT}px)` }}
           >
-            <div className="sy-sider-inner">
-              <SideNav collapsed={collapsed} />
-              <div className="sy-sider-toggle-bar" style={{ background: token.colorBgContainer }}>
-                <Button
-                  type="text"
-                  icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-                  onClick={() => setCollapsed(!collapsed)}
-                  aria-label={t(collapsed ? 'header.expandSider' : 'header.collapseSider')}
-                  data-testid="sider-toggle"
-                />
-              </div>
-            </div>
+            <Suspense fallback={null}>
+              <SiderNav collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
+            </Suspense>
           </Layout.Sider>
         )}
         <Layout className="sy-main">
@@ -86,10 +85,10 @@ export function AppLayout() {
           </Layout.Footer>
         </Layout>
       </Layout>
-      {isMobile && (
-        <Drawer placement="left" open={drawerOpen} onClose={() => setDrawerOpen(false)} width={260} title={systemName} styles={{ body: { padding: 0 } }}>
-          <SideNav withTopLinks onNavigate={() => setDrawerOpen(false)} />
-        </Drawer>
+      {isMobile && drawerUsed && (
+        <Suspense fallback={null}>
+          <MobileNavDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} title={systemName} />
+        </Suspense>
       )}
     </Layout>
   );

@@ -1,25 +1,22 @@
 /** Chinese / English, kept locally under `language`. */
 import { TranslationOutlined } from '@ant-design/icons';
-import { Button, Dropdown } from 'antd';
+import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage, currentLanguage, LANGUAGES } from '../i18n';
+import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../i18n';
+import { PopupMenu } from './popup-menu';
 
-const NAMES: Record<(typeof LANGUAGES)[number], string> = { zh: '中文', en: 'English' };
+const NAMES: Record<Language, string> = { zh: '中文', en: 'English' };
 
 export function LanguageMenu() {
   const { t } = useTranslation();
   const active = currentLanguage();
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [active],
-        items: LANGUAGES.map((lang) => ({ key: lang, label: NAMES[lang] })),
-        onClick: ({ key }) => void changeLanguage(key as (typeof LANGUAGES)[number]),
-      }}
-    >
-      <Button type="text" icon={<TranslationOutlined />} aria-label={t('header.language')} data-testid="language-menu" />
-    </Dropdown>
+    <PopupMenu
+      look="dropdown"
+      label={t('header.language')}
+      items={LANGUAGES.map((lang) => ({ key: lang, label: NAMES[lang], selected: lang === active, lang: lang === 'zh' ? 'zh-CN' : 'en' }))}
+      onChoose={(key) => void changeLanguage(key as Language)}
+      trigger={(props) => <Button {...props} type="text" icon={<TranslationOutlined />} aria-label={t('header.language')} data-testid="language-menu" />}
+    />
   );
 }

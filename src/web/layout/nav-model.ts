@@ -132,6 +132,13 @@ export function buildTopLinks({ status, role, isRouted }: NavContext): TopLink[]
   return links;
 }
 
+/** The entry whose path is the longest prefix of the current path. */
+export function selectedKey(pathname: string, paths: string[]): string | undefined {
+  return paths
+    .filter((p) => p !== '/' && (pathname === p || pathname.startsWith(`${p}/`)))
+    .sort((a, b) => b.length - a.length)[0] ?? (pathname === '/' && paths.includes('/') ? '/' : undefined);
+}
+
 /** Whether today is 1 January (the New Year easter egg). */
 export function isNewYearsDay(now: Date): boolean {
   return now.getMonth() === 0 && now.getDate() === 1;

@@ -1,12 +1,12 @@
 /**
  * The 1 January easter egg (seed 001 §4): a 🎉 in the top bar; choosing it runs confetti
- * for 3 seconds, then the page reloads after 10 seconds.
+ * for 3 seconds, then the page reloads after 10 seconds. The top bar loads this module on
+ * that day only.
  */
 import { Button, Dropdown } from 'antd';
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { isNewYearsDay } from './nav-model';
 
 const PIECES = Array.from({ length: 60 }, (_, i) => i);
 const COLOURS = ['#f5222d', '#fa8c16', '#fadb14', '#52c41a', '#1677ff', '#722ed1', '#eb2f96'];
@@ -28,7 +28,6 @@ function Confetti() {
 export function NewYearEgg() {
   const { t } = useTranslation();
   const [running, setRunning] = useState(false);
-  if (!isNewYearsDay(new Date())) return null;
 
   const celebrate = () => {
     setRunning(true);

@@ -1,24 +1,21 @@
 /**
  * The side navigation (seed 001 §2): sections by role and status flags, as computed by
  * `buildSideNav`. In the mobile drawer the top bar's links come first.
+ *
+ * The layout loads this module when it first shows a navigation (a signed-in sider, or the
+ * phone drawer opened), so the public pages do without antd's Menu and Drawer and the icons.
  */
-import { Menu, type MenuProps } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Drawer, Menu, theme, type MenuProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { isRouted } from '../routes';
 import { usePublicStatus } from '../state/status-context';
 import { useStoredUser } from '../state/use-stored-user';
 import { iconByName } from './icons';
-import { buildSideNav, buildTopLinks, type BuiltSection } from './nav-model';
+import { buildSideNav, buildTopLinks, selectedKey, type BuiltSection } from './nav-model';
 
 type Item = NonNullable<MenuProps['items']>[number];
-
-/** The entry whose path is the longest prefix of the current path. */
-export function selectedKey(pathname: string, paths: string[]): string | undefined {
-  return paths
-    .filter((p) => p !== '/' && (pathname === p || pathname.startsWith(`${p}/`)))
-    .sort((a, b) => b.length - a.length)[0] ?? (pathname === '/' && paths.includes('/') ? '/' : undefined);
-}
 
 function sectionItems(sections: BuiltSection[], collapsed: boolean, t: (k: string) => string): Item[] {
   return sections.flatMap((section, index): Item[] => {
@@ -71,5 +68,34 @@ export function SideNav({ collapsed = false, withTopLinks = false, onNavigate }:
       style={{ borderInlineEnd: 'none' }}
       data-testid="side-nav"
     />
+  );
+}
+
+/** The signed-in sider's content: the navigation and, at its foot, the collapse toggle. */
+export function SiderNav({ collapsed, onToggle }: { collapsed: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  return (
+    <div className="sy-sider-inner">
+      <SideNav collapsed={collapsed} />
+      <div className="sy-sider-toggle-bar" style={{ background: token.colorBgContainer }}>
+        <Button
+          type="text"
+          icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+          onClick={onToggle}
+          aria-label={t(collapsed ? 'header.expandSider' : 'header.collapseSider')}
+          data-testid="sider-toggle"
+        />
+      </div>
+    </div>
+  );
+}
+
+/** On phones: the navigation, top links first, in a drawer from the left. */
+export function MobileNavDrawer({ open, onClose, title }: { open: boolean; onClose: () => void; title: string }) {
+  return (
+    <Drawer placement="left" open={open} onClose={onClose} width={260} title={title} styles={{ body: { padding: 0 } }}>
+      <SideNav withTopLinks onNavigate={onClose} />
+    </Drawer>
   );
 }

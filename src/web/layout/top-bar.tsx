@@ -4,20 +4,34 @@
  * On phones the links move into the navigation drawer behind the menu button.
  */
 import { MenuOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Button, Menu, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { isRouted } from '../routes';
 import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus } from '../state/status-context';
 import { useThemeMode } from '../state/theme-context';
 import { useStoredUser } from '../state/use-stored-user';
 import { LanguageMenu } from './language-menu';
-import { buildTopLinks } from './nav-model';
-import { NewYearEgg } from './new-year-egg';
-import { selectedKey } from './side-nav';
+import { buildTopLinks, isNewYearsDay, selectedKey } from './nav-model';
+import { TopNav } from './top-nav';
 import { useIsMobile } from './use-is-mobile';
 import { UserMenu } from './user-menu';
+
+// Shown on 1 January only; its Dropdown stays out of the other days' pages.
+const NewYearEgg = lazy(async () => ({ default: (await import('./new-year-egg')).NewYearEgg }));
+
+// A component of its own, so the bar's Space keeps an item for it every day and its spacing
+// stays as it was when the egg decided for itself whether to show.
+function NewYearSlot() {
+  if (!isNewYearsDay(new Date())) return null;
+  return (
+    <Suspense fallback={null}>
+      <NewYearEgg />
+    </Suspense>
+  );
+}
 
 function ModeBadges({ compact }: { compact: boolean }) {
   const { t } = useTranslation();
@@ -41,7 +55,6 @@ function ModeBadges({ compact }: { compact: boolean }) {
 
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { pathname } = useLocation();
   const status = usePublicStatus();
   const user = useStoredUser();
@@ -62,19 +75,10 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
           </Typography.Text>
         )}
       </Link>
-      {!isMobile && (
-        <Menu
-          mode="horizontal"
-          className="sy-topnav"
-          selectedKeys={active ? [active] : []}
-          items={links.map((l) => ({ key: l.external ? `ext:${l.path}` : l.path, label: t(l.labelKey) }))}
-          onClick={({ key }) => (key.startsWith('ext:') ? window.open(key.slice(4), '_blank', 'noopener') : navigate(key))}
-          data-testid="top-nav"
-        />
-      )}
+      {!isMobile && <TopNav links={links} active={active} />}
       <Space size={isMobile ? 2 : 6} className="sy-topbar-right">
         <ModeBadges compact={isMobile} />
-        <NewYearEgg />
+        <NewYearSlot />
         <Tooltip title={t(mode === 'dark' ? 'header.lightMode' : 'header.darkMode')}>
           <Button type="text" icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />} onClick={toggle} aria-label={t('header.toggleTheme')} data-testid="theme-toggle" />
         </Tooltip>

@@ -1,6 +1,7 @@
 /**
  * The hand-written pages by path, each loaded on first visit (its own chunk), with who may
  * open it. The record's type makes every path of `page-paths.ts` have exactly one page.
+ * Public pages render outside refine (see `app.tsx`), so they must not use its hooks.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PagePath } from './page-paths';

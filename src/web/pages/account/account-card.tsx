@@ -1,14 +1,31 @@
-/** The centred card the sign-in, registration and reset screens share. */
-import { Card, Typography } from 'antd';
+/**
+ * The centred card the sign-in, registration and reset screens share. A plain box drawn
+ * with the theme's tokens as antd's bordered Card draws it: the Card module brings Tabs
+ * (and their menus) along, which the sign-in page would otherwise have to load.
+ */
+import { theme, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { DEFAULT_LOGO } from '../../state/public-status';
 import { usePublicStatus } from '../../state/status-context';
 
 export function AccountCard({ title, children }: { title: string; children: ReactNode }) {
   const status = usePublicStatus();
+  const { token } = theme.useToken();
   return (
     <div className="sy-account">
-      <Card className="sy-account-card">
+      <div
+        className="sy-account-card"
+        style={{
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+          padding: token.paddingLG,
+          color: token.colorText,
+          fontSize: token.fontSize,
+          lineHeight: token.lineHeight,
+          fontFamily: token.fontFamily,
+        }}
+      >
         <div className="sy-account-head">
           <img src={status.logo || DEFAULT_LOGO} alt="" width={40} height={40} />
           <Typography.Title level={3} style={{ margin: 0 }}>
@@ -16,7 +33,7 @@ export function AccountCard({ title, children }: { title: string; children: Reac
           </Typography.Title>
         </div>
         {children}
-      </Card>
+      </div>
     </div>
   );
 }

@@ -1,10 +1,14 @@
 /**
  * /login (seed 000 §2): username or email and password; the expired notice; a remembered
  * `aff`; third-party buttons for enabled providers; the bot check when on.
+ *
+ * A plain form laid out as antd's Form lays out label-less items (`.sy-form-item`): with no
+ * rules to check, antd's Form would only add its field store and validator to the first
+ * page most visitors load.
  */
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Form, Input, Space, Typography } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Button, Input, Space, Typography } from 'antd';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { login } from '../../auth-provider';
@@ -50,21 +54,43 @@ export function LoginPage() {
     }
   };
 
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const fields = new FormData(event.currentTarget);
+    void submit({ username: String(fields.get('username') ?? ''), password: String(fields.get('password') ?? '') });
+  };
+
   return (
     <AccountCard title={t('auth.login.title')}>
       {params.get('expired') === 'true' && <Alert type="warning" showIcon message={t('errors.expired')} style={{ marginBottom: 16 }} data-testid="expired-notice" />}
-      <Form<LoginValues> layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} size="large">
-        <Form.Item name="username">
-          <Input prefix={<UserOutlined />} placeholder={t('auth.login.username')} autoComplete="username" data-testid="login-username" />
-        </Form.Item>
-        <Form.Item name="password">
-          <Input.Password prefix={<LockOutlined />} placeholder={t('auth.login.password')} autoComplete="current-password" data-testid="login-password" />
-        </Form.Item>
+      <form onSubmit={onSubmit}>
+        <div className="sy-form-item">
+          <Input
+            id="username"
+            name="username"
+            size="large"
+            prefix={<UserOutlined />}
+            placeholder={t('auth.login.username')}
+            autoComplete="username"
+            data-testid="login-username"
+          />
+        </div>
+        <div className="sy-form-item">
+          <Input.Password
+            id="password"
+            name="password"
+            size="large"
+            prefix={<LockOutlined />}
+            placeholder={t('auth.login.password')}
+            autoComplete="current-password"
+            data-testid="login-password"
+          />
+        </div>
         {turnstile.widget}
-        <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+        <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="login-submit">
           {t('auth.login.submit')}
         </Button>
-      </Form>
+      </form>
       <Space className="sy-account-links" wrap>
         <Typography.Text type="secondary">
           {t('auth.login.forgot')} <Link to="/reset">{t('auth.login.resetLink')}</Link>

@@ -4,13 +4,15 @@
  */
 import { GithubOutlined, LoginOutlined, WechatOutlined } from '@ant-design/icons';
 import { App, Button, Divider, Space } from 'antd';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { authorizeUrl, enabledProviders, fetchState, type OAuthProvider } from './oauth';
 import { TelegramLogin } from './telegram-login';
-import { WeChatLoginModal } from './wechat-login-modal';
+
+// Loaded when first opened: the sign-in page should not carry the dialog and image code.
+const WeChatLoginModal = lazy(async () => ({ default: (await import('./wechat-login-modal')).WeChatLoginModal }));
 
 const ICON: Record<OAuthProvider, React.ReactNode> = { github: <GithubOutlined />, oidc: <LoginOutlined />, linuxdo: <LoginOutlined /> };
 
@@ -19,6 +21,7 @@ export function ThirdPartyLogin({ aff }: { aff: string }) {
   const { message } = App.useApp();
   const status = usePublicStatus();
   const [wechatOpen, setWechatOpen] = useState(false);
+  const [wechatOpened, setWechatOpened] = useState(false);
   const [busy, setBusy] = useState<OAuthProvider | null>(null);
   const providers = enabledProviders(status);
   if (providers.oauth.length === 0 && !providers.wechat && !providers.telegram) return null;
@@ -46,13 +49,23 @@ export function ThirdPartyLogin({ aff }: { aff: string }) {
           </Button>
         ))}
         {providers.wechat && (
-          <Button icon={<WechatOutlined />} onClick={() => setWechatOpen(true)}>
+          <Button
+            icon={<WechatOutlined />}
+            onClick={() => {
+              setWechatOpened(true);
+              setWechatOpen(true);
+            }}
+          >
             {t('auth.thirdParty.wechat')}
           </Button>
         )}
         {providers.telegram && <TelegramLogin botName={status.telegram_bot_name!} />}
       </Space>
-      <WeChatLoginModal open={wechatOpen} onClose={() => setWechatOpen(false)} />
+      {wechatOpened && (
+        <Suspense fallback={null}>
+          <WeChatLoginModal open={wechatOpen} onClose={() => setWechatOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
