@@ -2,6 +2,7 @@
  * Builds the server: database and services first, then one Fastify instance serving the
  * console's JSON API under /api and the built console with an SPA fallback.
  */
+import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
@@ -22,6 +23,7 @@ import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator'
 import { createCodeStore } from './services/accounts/code-store';
 import { startRelay } from './relay/runtime';
 import { registerRelay } from './relay/routes';
+import { directRelay, type DirectHandler } from './relay/direct';
 
 export interface App {
   server: FastifyInstance;
@@ -95,9 +97,24 @@ function apiErrorHandler(error: FastifyError | AppError | Error, request: Fastif
   void reply.code(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
 }
 
+/** Fastify's own default: longer than common load balancers' idle timeouts. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 export async function buildApp(config: Config): Promise<App> {
   const { ctx, database } = await buildContext(config);
+  // Set once the relay runs: its direct path answers the busiest gateway routes ahead of
+  // Fastify (relay/direct.ts); every other request goes to Fastify.
+  const front: { direct?: DirectHandler } = {};
   const server = Fastify({
+    serverFactory: (handler) => {
+      const http = createServer((req, res) => {
+        if (!front.direct?.(req, res)) handler(req, res);
+      });
+      // What Fastify sets on the servers it makes itself.
+      http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      return http;
+    },
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     logger: {
       level: config.debug ? 'debug' : 'info',
       // Query strings can carry codes and tokens (OAuth, password reset): log paths only.
@@ -131,6 +148,8 @@ export async function buildApp(config: Config): Promise<App> {
   // The gateway: recovers this node's unsettled reservations before any request is taken.
   const relay = await startRelay(ctx, server.log);
   await registerRelay(server, relay);
+  front.direct = directRelay(relay);
+  relay.direct = front.direct;
 
   await registerConsole(server, ctx);
 

@@ -3,9 +3,11 @@
  * statically (not read from disk) so the bundled server carries them.
  */
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { DialectName } from './connect';
+import { optimizeSqlite, type DialectName } from './connect';
 import * as initial from './migrations/2026-11-21-001-initial';
 import * as relay from './migrations/2026-11-21-002-relay';
+import * as logIndexes from './migrations/2026-11-21-003-log-indexes';
+import * as logHourTotals from './migrations/2026-11-21-004-log-hour-totals';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -15,6 +17,8 @@ interface DialectMigration {
 const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-21-001-initial': initial,
   '2026-11-21-002-relay': relay,
+  '2026-11-21-003-log-indexes': logIndexes,
+  '2026-11-21-004-log-hour-totals': logHourTotals,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -40,4 +44,6 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
     const why = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
     throw new Error(`database migration failed: ${why}`);
   }
+  // A migration may have added indexes the statistics taken at open do not know yet.
+  if (dialect === 'sqlite' && results?.length) await optimizeSqlite(db, true);
 }

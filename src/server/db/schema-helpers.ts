@@ -52,3 +52,10 @@ export async function createIndex(db: Kysely<any>, dialect: MigrationDialect, ta
   if (dialect !== 'mysql') builder = builder.ifNotExists();
   await builder.execute();
 }
+
+/** Drops `idx_<table>_<cols>` made by `createIndex`; MySQL needs the table named. */
+export async function dropIndex(db: Kysely<any>, dialect: MigrationDialect, table: string, cols: string[]): Promise<void> {
+  const name = `idx_${table}_${cols.join('_')}`;
+  // MySQL has no DROP INDEX IF EXISTS; the migrations that call this drop what an earlier one made.
+  await (dialect === 'mysql' ? db.schema.dropIndex(name).on(table) : db.schema.dropIndex(name).ifExists()).execute();
+}

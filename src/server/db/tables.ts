@@ -227,6 +227,18 @@ export interface QuotaReservationsTable {
   created_at: number;
 }
 
+/**
+ * Rows and quota of the logs per hour and type, kept by triggers on logs (SQLite and
+ * PostgreSQL; see migration 2026-11-21-004-log-hour-totals). Read only.
+ */
+export interface LogHourTotalsTable {
+  /** `created_at - created_at % 3600` of the logs counted. */
+  hour: number;
+  type: number;
+  n: number;
+  quota: number;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -236,6 +248,7 @@ export interface Database {
   abilities: AbilitiesTable;
   redemptions: RedemptionsTable;
   logs: LogsTable;
+  log_hour_totals: LogHourTotalsTable;
   top_ups: TopUpsTable;
   midjourneys: MidjourneysTable;
   tasks: TasksTable;

@@ -21,6 +21,7 @@ import { subscriptionHandler, usageHandler } from './billing-compat';
 import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RelayRuntime } from './runtime';
 import type { RawBody } from './pipeline/body';
+import type { RelayReply, RelayRequest } from './pipeline/exchange';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -44,7 +45,7 @@ function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
 }
 
-function toRelayError(error: unknown, request: FastifyRequest, rt: RelayRuntime): RelayError {
+export function toRelayError(error: unknown, request: RelayRequest, rt: RelayRuntime): RelayError {
   if (error instanceof RelayError) return error;
   if (error instanceof AppError) return refuse(error.status >= 400 ? error.status : 400, error.message);
   const fe = error as FastifyError;
@@ -52,6 +53,11 @@ function toRelayError(error: unknown, request: FastifyRequest, rt: RelayRuntime)
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return refuse(400, `Invalid request, 无效的请求, ${fe.message}`, 'invalid_request');
   rt.log.error(`relay internal error (request id: ${requestIdOf(request)}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return internalError();
+}
+
+/** The error's body in the endpoint's shape. */
+export function relayErrorBody(error: RelayError, format: ClientFormat | undefined, requestId: string): object {
+  return format === 'claude' ? claudeErrorBody(error, requestId) : openaiErrorBody(error, requestId);
 }
 
 function errorHandler(rt: RelayRuntime) {
@@ -62,10 +68,8 @@ function errorHandler(rt: RelayRuntime) {
       if (!reply.raw.writableEnded) reply.raw.end();
       return;
     }
-    const id = requestIdOf(request);
     if (relayError.retryAfter !== undefined) reply.header('Retry-After', String(relayError.retryAfter));
-    const format = request.routeOptions.config.clientFormat;
-    void reply.code(relayError.status).send(format === 'claude' ? claudeErrorBody(relayError, id) : openaiErrorBody(relayError, id));
+    void reply.code(relayError.status).send(relayErrorBody(relayError, request.routeOptions.config.clientFormat, requestIdOf(request)));
   };
 }
 
@@ -114,7 +118,7 @@ const NOT_IMPLEMENTED: [string, string][] = [
 ];
 
 /** Ends a request whose client left before anything was sent (Fastify must not wait for a reply). */
-function finishIfSilent(reply: FastifyReply): void {
+export function finishIfSilent(reply: RelayReply): void {
   if (!reply.sent) {
     reply.hijack();
     if (!reply.raw.writableEnded) reply.raw.end();

@@ -30,6 +30,8 @@ export class RelayRuntime {
   readonly health: ChannelHealth;
   readonly ledger: Ledger;
   readonly pools: UpstreamPools;
+  /** The direct path in front of Fastify, once the app set it up (relay/direct.ts). */
+  direct: { served: number } | undefined;
   #providerOptions: ProviderOptions | undefined;
   #sweeper?: NodeJS.Timeout;
   readonly #onOptionChange = () => {

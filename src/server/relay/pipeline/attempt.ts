@@ -4,7 +4,7 @@
  * (speech) or read whole and converted. Throws a RelayError while nothing was sent to the
  * client (the retry loop decides); answers the outcome once the client got an answer.
  */
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './exchange';
 import { channelFamily } from '../../../shared/channel-types';
 import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
 import { providerForChannelType } from '../providers';
@@ -81,7 +81,7 @@ export function mapStatus(channel: RelayChannel, error: RelayError): RelayError 
   return Number.isInteger(status) && status >= 100 && status < 600 ? error.withStatus(status) : error;
 }
 
-export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayChannel, reply: FastifyReply): Promise<Delivered> {
+export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayChannel, reply: RelayReply): Promise<Delivered> {
   const provider = providerForChannelType(channel.type);
   if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const { upstreamModel, mapped } = mapModel(channel, call.model);
@@ -135,7 +135,7 @@ type OutcomeBase = Omit<Delivered, 'usage' | 'usageReported' | 'isStream' | 'fir
 /** A non-stream answer: read, converted by the provider, sent (the original bytes when unchanged). */
 async function relayWhole(
   call: RelayCall,
-  reply: FastifyReply,
+  reply: RelayReply,
   response: UpstreamResponse,
   provider: Provider,
   input: { mode: RelayMode; viaChat: boolean },
@@ -189,7 +189,7 @@ function replyPayload(body: unknown, json: unknown, text: string, isJson: boolea
  * Writes the answer straight to the socket: the relay needs none of Fastify's reply hooks
  * (cookies, serializers), and skipping them is measurable on the hot path.
  */
-function sendWhole(reply: FastifyReply, type: string, payload: string): void {
+function sendWhole(reply: RelayReply, type: string, payload: string): void {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': type, 'Content-Length': Buffer.byteLength(payload) });
@@ -217,7 +217,7 @@ function usageExtras(call: RelayCall, json: unknown, parsed: ParsedResponse): { 
 }
 
 /** Speech: the audio goes back to the client as it arrives; billed by the input (characters for tts*). */
-async function relayBinary(call: RelayCall, reply: FastifyReply, response: UpstreamResponse, controller: UpstreamAbort, outcome: OutcomeBase): Promise<Delivered> {
+async function relayBinary(call: RelayCall, reply: RelayReply, response: UpstreamResponse, controller: UpstreamAbort, outcome: OutcomeBase): Promise<Delivered> {
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': headerValue(response.headers, 'content-type') ?? 'application/octet-stream' });

@@ -3,7 +3,7 @@
  * is refused after token authentication, in the endpoint's own error shape); here they are
  * read once: JSON into an object, multipart audio uploads into form fields plus the file.
  */
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from './exchange';
 import { refuse } from '../errors';
 import { audioSeconds } from '../billing/audio-duration';
 
@@ -28,7 +28,7 @@ function invalidRequest(detail: string) {
   return refuse(400, `Invalid request, 无效的请求, ${detail}`, 'invalid_request');
 }
 
-export function parseJsonBody(request: FastifyRequest): ParsedBody {
+export function parseJsonBody(request: RelayRequest): ParsedBody {
   const stored = request.body;
   if (!isRawBody(stored) || stored.raw.length === 0) throw invalidRequest('unexpected end of JSON input');
   let parsed: unknown;
@@ -42,7 +42,7 @@ export function parseJsonBody(request: FastifyRequest): ParsedBody {
 }
 
 /** multipart/form-data: every field as text, the upload as a Blob in `file`. */
-export async function parseMultipartBody(request: FastifyRequest): Promise<ParsedBody> {
+export async function parseMultipartBody(request: RelayRequest): Promise<ParsedBody> {
   const stored = request.body;
   if (!isRawBody(stored) || !stored.contentType.startsWith('multipart/form-data')) throw invalidRequest('multipart/form-data expected');
   let form: FormData;

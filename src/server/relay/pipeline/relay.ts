@@ -8,7 +8,7 @@
  * The reservation is given back exactly once when no answer was delivered; an answer that
  * was delivered, even in part, is billed for what was delivered.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RelayReply, RelayRequest } from './exchange';
 import { formatQuota } from '../../../shared/quota';
 import { quotaDisplay } from '../../services/users/user.service';
 import { estimateQuota } from '../billing/formula';
@@ -29,13 +29,13 @@ import { authenticateToken } from './token-auth';
 import { promptTokensFor } from './token-count';
 import { requestIdOf } from './request-context';
 
-function firstHeader(request: FastifyRequest, name: string): string | undefined {
+function firstHeader(request: RelayRequest, name: string): string | undefined {
   const v = request.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** Client headers a provider may honour; nothing else (and never the client's credentials) goes on. */
-function clientHeaders(request: FastifyRequest): Record<string, string> {
+function clientHeaders(request: RelayRequest): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of ['anthropic-version', 'anthropic-beta']) {
     const v = firstHeader(request, name);
@@ -44,19 +44,19 @@ function clientHeaders(request: FastifyRequest): Record<string, string> {
   return out;
 }
 
-function clientQuery(request: FastifyRequest): Record<string, string> {
+function clientQuery(request: RelayRequest): Record<string, string> {
   const q = request.query as Record<string, unknown> | undefined;
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(q ?? {})) if (typeof v === 'string') out[k] = v;
   return out;
 }
 
-export async function readRelayBody(spec: EndpointSpec, request: FastifyRequest): Promise<ParsedBody> {
+export async function readRelayBody(spec: EndpointSpec, request: RelayRequest): Promise<ParsedBody> {
   return spec.multipart ? parseMultipartBody(request) : parseJsonBody(request);
 }
 
 /** `/v1/...` with an sk- token. */
-export async function relayWithToken(rt: RelayRuntime, spec: EndpointSpec, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function relayWithToken(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply): Promise<void> {
   const { ctx } = rt;
   const auth = await authenticateToken(ctx, rt.auth, request, spec.clientFormat === 'claude');
   const ticket = await checkModelRateLimit(ctx, auth.user.id);
@@ -88,7 +88,7 @@ export async function relayWithToken(rt: RelayRuntime, spec: EndpointSpec, reque
 }
 
 /** Everything after the caller is known (shared with the playground). */
-export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: FastifyRequest, reply: FastifyReply, caller: Caller, parsed: ParsedBody, model: string): Promise<void> {
+export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply, caller: Caller, parsed: ParsedBody, model: string): Promise<void> {
   const { ctx } = rt;
   checkSensitiveWords(ctx, spec.mode, parsed.body, rt.log);
   const price = priceFor(ctx.options, { model, group: caller.group, userId: caller.userId, acceptUnset: caller.acceptUnset });
@@ -158,7 +158,7 @@ async function reserve(rt: RelayRuntime, call: RelayCall): Promise<Reservation> 
 }
 
 /** Attempts across priority tiers until one answers or the retry rules stop (§7.2). */
-async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: FastifyReply): Promise<Delivered> {
+async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply): Promise<Delivered> {
   const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
   const forced = call.caller.forced;
   for (let n = 0; ; n++) {

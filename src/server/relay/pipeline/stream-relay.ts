@@ -12,7 +12,7 @@
  *   ends the client's stream with an error event. Either way the request is billed for what
  *   was delivered: upstream usage where it arrived, else prompt + the counted completion.
  */
-import type { FastifyReply } from 'fastify';
+import type { RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
 import { SseParser } from '../stream/sse-parser';
 import { formatEvents, SseWriter } from '../stream/sse-writer';
@@ -24,7 +24,7 @@ import { CompletionCounter } from './completion-counter';
 
 export interface StreamArgs {
   call: RelayCall;
-  reply: FastifyReply;
+  reply: RelayReply;
   upstream: UpstreamResponse;
   /** Aborts the upstream request (client gone, inactivity). */
   controller: UpstreamAbort;

@@ -5,7 +5,7 @@
  * reference's words and status. Expiry and exhaustion found here are written back to the
  * token row (only while it is still enabled), without holding the request up.
  */
-import type { FastifyRequest } from 'fastify';
+import type { RelayRequest } from './exchange';
 import type { AppContext } from '../../context';
 import { MSG } from '../../errors';
 import { ROLE_ADMIN, USER_STATUS_ENABLED } from '../../../shared/roles';
@@ -20,13 +20,13 @@ export interface TokenAuth {
   channelSuffix: string | undefined;
 }
 
-function header(request: FastifyRequest, name: string): string {
+function header(request: RelayRequest, name: string): string {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
 }
 
 /** The key as sent, without `Bearer ` (§2.1). */
-export function presentedKey(request: FastifyRequest, claudePath: boolean): string {
+export function presentedKey(request: RelayRequest, claudePath: boolean): string {
   const apiKey = header(request, 'x-api-key');
   if (claudePath && apiKey) return apiKey;
   let key = header(request, 'authorization').replace(/^Bearer\s+/i, '');
@@ -39,7 +39,7 @@ export function maskedKey(key: string): string {
   return `sk-${key.slice(0, 3)}***${key.slice(-3)}`;
 }
 
-export async function authenticateToken(ctx: AppContext, cache: AuthCache, request: FastifyRequest, claudePath: boolean): Promise<TokenAuth> {
+export async function authenticateToken(ctx: AppContext, cache: AuthCache, request: RelayRequest, claudePath: boolean): Promise<TokenAuth> {
   const presented = presentedKey(request, claudePath).replace(/^sk-/, '');
   const [key = '', channelSuffix] = presented.split('-');
   if (!key) throw refuse(401, '未提供令牌');

@@ -51,17 +51,21 @@ export function whereGiven<TB extends keyof Database, O>(query: SelectQueryBuild
 }
 
 /**
- * Counts the filtered rows and fetches one page of them. `selectItems` adds the columns and
- * the order; the count runs on the bare filtered query.
+ * Fetches one page of the filtered rows and their total. `selectItems` adds the columns and
+ * the order; `count` (by default COUNT(*) of the bare filtered query) runs only when the
+ * page cannot tell the total itself: a page that is neither full nor past the end is the
+ * last one, so the total is its offset plus its rows (counting a million matches costs more
+ * than the page).
  */
 export async function fetchPage<TB extends keyof Database, O>(
   filtered: SelectQueryBuilder<Database, TB, object>,
   selectItems: (query: SelectQueryBuilder<Database, TB, object>) => SelectQueryBuilder<Database, TB, O>,
   page: PageRequest,
+  count: () => Promise<number> = async () => Number((await filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirst())?.total ?? 0),
 ): Promise<Page<O>> {
-  const counted = await filtered.select(sql<number | string>`count(*)`.as('total')).executeTakeFirst();
   const items = await selectItems(filtered).limit(page.pageSize).offset(page.offset).execute();
-  return { items: items as O[], total: Number(counted?.total ?? 0), page: page.page, page_size: page.pageSize };
+  const isLast = items.length < page.pageSize && (items.length > 0 || page.offset === 0);
+  return { items: items as O[], total: isLast ? page.offset + items.length : await count(), page: page.page, page_size: page.pageSize };
 }
 
 /**

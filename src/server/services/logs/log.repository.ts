@@ -1,13 +1,28 @@
 /**
- * Queries on the logs table. Every filter has an index led by its column and followed by
- * created_at (see the initial migration), so each list and sum is an index range scan.
+ * Queries on the logs table. Every selective filter (user, token, model, channel, group) has
+ * an index led by its column and followed by created_at; a time range, a type or no filter
+ * at all use (created_at, type, quota), which also answers the stat's sum without reading
+ * rows (see the migrations). Totals over a type and a time range alone come from the hourly
+ * totals where the database keeps them.
  */
 import { sql } from 'kysely';
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import { LOG_TYPE } from '../../../shared/roles';
+import type { DialectName } from '../../db/connect';
 import type { LogRow } from '../../db/tables';
 import type { Executor } from '../users/user.repository';
 import { fetchPage, whereGiven } from './filtered-list';
+
+/** Seconds per row of log_hour_totals. */
+const HOUR = 3600;
+
+/**
+ * Whether the database keeps log_hour_totals: migration 2026-11-21-004 creates it (and its
+ * triggers) on SQLite and PostgreSQL, not on MySQL.
+ */
+export function hasHourTotals(dialect: DialectName): boolean {
+  return dialect !== 'mysql';
+}
 
 export interface LogFilter {
   userId?: number;
@@ -40,19 +55,61 @@ function filteredLogs(db: Executor, filter: LogFilter) {
 }
 
 /**
+ * The whole hours a filter covers, when log_hour_totals can answer for it: `from` (first
+ * second of the first whole hour, inclusive) and `to` (first second after the last one,
+ * exclusive), either open where the range is. Undefined when the filter has more than a
+ * type and a time range, when the range holds no whole hour, or when it reaches into the
+ * first hour of 1970 or before (where `created_at % 3600`, which truncates toward zero, no
+ * longer gives the hour's first second).
+ */
+function wholeHours(filter: LogFilter): { from?: number; to?: number } | undefined {
+  const { type: _type, start, end, ...others } = filter;
+  if (Object.values(others).some((value) => value !== undefined)) return undefined;
+  if ((start !== undefined && start < HOUR) || (end !== undefined && end < HOUR)) return undefined;
+  const from = start === undefined ? undefined : Math.ceil(start / HOUR) * HOUR;
+  const to = end === undefined ? undefined : Math.floor((end + 1) / HOUR) * HOUR;
+  if (from !== undefined && to !== undefined && from >= to) return undefined;
+  return { from, to };
+}
+
+/**
+ * COUNT(*) (`n`) or SUM(quota) of the logs matching the filter. With hourly totals and a
+ * filter they can answer, the whole hours' totals plus the logs of the partial hours at
+ * either end (an index range each), in one statement so the parts see the same moment;
+ * otherwise over the matching logs.
+ */
+async function total(db: Executor, filter: LogFilter, of: 'n' | 'quota', hourTotals: boolean): Promise<number> {
+  const ofLogs = () => (of === 'n' ? sql<number | string>`count(*)` : sql<number | string | null>`sum(quota)`).as('v');
+  const hours = hourTotals ? wholeHours(filter) : undefined;
+  if (!hours) return Number((await filteredLogs(db, filter).select(ofLogs()).executeTakeFirst())?.v ?? 0);
+  const { from, to } = hours;
+  const ofHours = whereGiven(db.selectFrom('log_hour_totals'), [
+    ['type', '=', filter.type],
+    ['hour', '>=', from],
+    ['hour', '<', to],
+  ]).select(sql<number | string>`coalesce(sum(${sql.ref(of)}), 0)`.as('v'));
+  const none = sql<number>`0`;
+  const row = await db
+    .selectNoFrom([
+      ofHours.as('hours'),
+      from === undefined ? none.as('before') : filteredLogs(db, { ...filter, end: from - 1 }).select(ofLogs()).as('before'),
+      to === undefined ? none.as('after') : filteredLogs(db, { ...filter, start: to }).select(ofLogs()).as('after'),
+    ])
+    .executeTakeFirstOrThrow();
+  return Number(row.hours ?? 0) + Number(row.before ?? 0) + Number(row.after ?? 0);
+}
+
+/**
  * One page, newest first. Ordered by created_at (then id) rather than id alone so that the
  * filter's (column, created_at) index also yields the order and a page stops early.
  */
-export async function listLogs(db: Executor, filter: LogFilter, page: PageRequest): Promise<Page<LogRow>> {
-  return fetchPage(filteredLogs(db, filter), (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
+export async function listLogs(db: Executor, filter: LogFilter, page: PageRequest, hourTotals: boolean): Promise<Page<LogRow>> {
+  return fetchPage(filteredLogs(db, filter), (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page, () => total(db, filter, 'n', hourTotals));
 }
 
 /** Sum of consumed quota over the filter (its type is ignored: consumption only). */
-export async function sumConsumedQuota(db: Executor, filter: LogFilter): Promise<number> {
-  const row = await filteredLogs(db, { ...filter, type: LOG_TYPE.consume })
-    .select(sql<number | string | null>`sum(quota)`.as('quota'))
-    .executeTakeFirst();
-  return Number(row?.quota ?? 0);
+export async function sumConsumedQuota(db: Executor, filter: LogFilter, hourTotals: boolean): Promise<number> {
+  return total(db, { ...filter, type: LOG_TYPE.consume }, 'quota', hourTotals);
 }
 
 /** Consume requests and their prompt + completion tokens since `since` (unix seconds). */

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import { asBool, type LogRow } from '../../db/tables';
 import { AppError } from '../../errors';
 import { nonZeroFilter, nullsToEmpty, textFilter } from './filtered-list';
-import { channelNames, countRecentConsumption, deleteLogsBefore, listLogs, sumConsumedQuota, type LogFilter } from './log.repository';
+import { channelNames, countRecentConsumption, deleteLogsBefore, hasHourTotals, listLogs, sumConsumedQuota, type LogFilter } from './log.repository';
 
 /** The list and stat query as the console sends it (validated text). */
 export interface LogQuery {
@@ -63,7 +63,7 @@ function withoutAdminInfo(other: string): string {
 }
 
 export async function listLogsFor(ctx: AppContext, query: LogQuery, scope: LogScope): Promise<Page<LogItem>> {
-  const page = await listLogs(ctx.db, filterOf(query, scope), parsePageRequest(query));
+  const page = await listLogs(ctx.db, filterOf(query, scope), parsePageRequest(query), hasHourTotals(ctx.dialect));
   const names = scope.admin ? await channelNames(ctx.db, [...new Set(page.items.map((r) => r.channel_id).filter((id) => id > 0))]) : new Map<number, string>();
   const items = page.items.map((raw): LogItem => {
     const { channel_id, is_stream, ...row } = nullsToEmpty(raw);
@@ -89,7 +89,7 @@ export interface LogStat {
 export async function logStatFor(ctx: AppContext, query: LogQuery, scope: LogScope): Promise<LogStat> {
   const filter = filterOf(query, scope);
   const since = Math.floor(Date.now() / 1000) - RECENT_WINDOW_SECONDS;
-  const quota = await sumConsumedQuota(ctx.db, filter);
+  const quota = await sumConsumedQuota(ctx.db, filter, hasHourTotals(ctx.dialect));
   const recent = await countRecentConsumption(ctx.db, filter, since);
   return { quota, rpm: recent.requests, tpm: recent.tokens };
 }
