@@ -18,7 +18,8 @@ export class CompletionCounter {
   #sampleChars = 0;
   #totalChars = 0;
   #counted: number | undefined;
-  #raw: string[] = [];
+  /** Copies: a string cut from an upstream chunk would keep that whole chunk alive. */
+  #raw: Buffer[] = [];
   #rawKept = 0;
   #rawTotal = 0;
 
@@ -36,7 +37,7 @@ export class CompletionCounter {
     this.#rawTotal += raw.length;
     this.#counted = undefined;
     if (this.#rawKept >= RAW_SAMPLE_CHARS) return;
-    this.#raw.push(raw);
+    this.#raw.push(Buffer.from(raw));
     this.#rawKept += raw.length;
   }
 
@@ -44,7 +45,7 @@ export class CompletionCounter {
     if (this.#raw.length === 0 || !this.textOf) return;
     let chars = 0;
     for (const raw of this.#raw) {
-      const text = this.textOf(raw);
+      const text = this.textOf(raw.toString());
       chars += text.length;
       this.add(text);
     }
