@@ -1,7 +1,8 @@
 /**
  * Counts a streamed answer's tokens for when the upstream reports no usage (or the stream is
- * cut before it does). Nothing is tokenized (nor, for chunks passed on unread, even parsed) while the answer streams — most streams end with
- * the upstream's own usage, and then counting would be wasted CPU — and memory stays bounded
+ * cut before it does). Nothing is tokenized (nor, for chunks passed on unread, even parsed)
+ * while the answer streams — most streams end with the upstream's own usage, and then
+ * counting would be wasted CPU — and memory stays bounded
  * whatever the answer's length: only the answer's length in characters is followed, and its
  * first SAMPLE_CHARS characters are kept. At the end the sample is counted with the offline
  * tokenizer: exactly for answers up to SAMPLE_CHARS (about a thousand tokens), and scaled by
@@ -12,16 +13,24 @@ import { countText } from './token-count';
 export const SAMPLE_CHARS = 4096;
 /** Upstream `data` kept unread (rawText steps) for a count that may never be needed. */
 export const RAW_SAMPLE_CHARS = 16_384;
+/**
+ * A kept `data` string is a slice of its upstream chunk's text and keeps the whole chunk
+ * alive: slices are kept while the chunks they hold add up to this, copies beyond.
+ */
+export const RAW_RETAIN_CHARS = 32_768;
 
 export class CompletionCounter {
   #sample: string[] = [];
   #sampleChars = 0;
   #totalChars = 0;
   #counted: number | undefined;
-  /** Copies: a string cut from an upstream chunk would keep that whole chunk alive. */
-  #raw: Buffer[] = [];
+  #raw: (string | Buffer)[] = [];
   #rawKept = 0;
   #rawTotal = 0;
+  /** Size of the chunk the next raw steps come from; whether its text is already held. */
+  #chunkChars = 0;
+  #chunkHeld = true;
+  #retained = 0;
 
   /** `textOf` reads the text of a rawText step (the stream converter's). */
   constructor(
@@ -37,15 +46,25 @@ export class CompletionCounter {
     this.#rawTotal += raw.length;
     this.#counted = undefined;
     if (this.#rawKept >= RAW_SAMPLE_CHARS) return;
-    this.#raw.push(Buffer.from(raw));
+    if (!this.#chunkHeld && this.#retained + this.#chunkChars <= RAW_RETAIN_CHARS) {
+      this.#retained += this.#chunkChars;
+      this.#chunkHeld = true;
+    }
+    this.#raw.push(this.#chunkHeld ? raw : Buffer.from(raw));
     this.#rawKept += raw.length;
+  }
+
+  /** The size of the upstream chunk (bytes: at least its text's length) the next raw steps come from. */
+  nextChunk(chars: number): void {
+    this.#chunkChars = chars;
+    this.#chunkHeld = false;
   }
 
   #readRaw(): void {
     if (this.#raw.length === 0 || !this.textOf) return;
     let chars = 0;
     for (const raw of this.#raw) {
-      const text = this.textOf(raw.toString());
+      const text = this.textOf(typeof raw === 'string' ? raw : raw.toString());
       chars += text.length;
       this.add(text);
     }

@@ -99,6 +99,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
       // it did upstream, and a burst of small events costs one syscall, not one each.
       let out: SseEvent[] | undefined;
       const events = parser.push(chunk as Buffer);
+      counter.nextChunk((chunk as Buffer).length);
       // A chunk of plain events the converter passes on one for one goes out as its own bytes.
       let asReceived = parser.lastChunkWasPlainEvents;
       for (const event of events) {
