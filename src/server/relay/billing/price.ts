@@ -52,11 +52,38 @@ export interface PriceRequest {
   acceptUnset: boolean;
 }
 
-export function priceFor(options: OptionsService, req: PriceRequest): PriceInfo {
+interface CachedPrice {
+  info: Readonly<PriceInfo>;
+  /** The model has a ratio or a price. */
+  set: boolean;
+}
+
+/** Prices by model and group, for one parse of the ratio tables and one QuotaPerUnit. */
+const cache = new WeakMap<object, { quotaPerUnit: number; prices: Map<string, CachedPrice> }>();
+
+/** At most this many (model, group) pairs are kept per table set (model names come from clients). */
+const CACHE_LIMIT = 4096;
+
+/**
+ * The request's prices; shared, frozen objects per (model, group) until a ratio option or
+ * QuotaPerUnit changes, so the relay's hot path neither recomputes nor allocates them.
+ */
+export function priceFor(options: OptionsService, req: PriceRequest): Readonly<PriceInfo> {
   const tables = readRatioTables(options);
-  const price = modelPrice(tables, req.model);
-  const ratio = modelRatio(tables, req.model);
-  if (price === undefined && !ratio.found && !options.bool('SelfUseModeEnabled') && !req.acceptUnset) {
+  const quotaPerUnit = options.number('QuotaPerUnit') || 500000;
+  let entry = cache.get(tables);
+  if (!entry || entry.quotaPerUnit !== quotaPerUnit) {
+    entry = { quotaPerUnit, prices: new Map() };
+    cache.set(tables, entry);
+  }
+  const key = `${req.model}\u0000${req.group}`;
+  let cached = entry.prices.get(key);
+  if (!cached) {
+    if (entry.prices.size >= CACHE_LIMIT) entry.prices.clear();
+    cached = computePrice(tables, req.model, req.group, quotaPerUnit);
+    entry.prices.set(key, cached);
+  }
+  if (!cached.set && !options.bool('SelfUseModeEnabled') && !req.acceptUnset) {
     const m = req.model;
     const message =
       req.userId === 1
@@ -64,16 +91,23 @@ export function priceFor(options: OptionsService, req: PriceRequest): PriceInfo 
         : `模型 ${m} 倍率或价格未配置, 请联系管理员设置；Model ${m} ratio or price not set, please contact administrator to set`;
     throw new RelayError(500, message, { code: 'model_price_error', local: true });
   }
-  const audio = audioRatioFor(req.model);
-  return {
+  return cached.info;
+}
+
+function computePrice(tables: ReturnType<typeof readRatioTables>, model: string, group: string, quotaPerUnit: number): CachedPrice {
+  const price = modelPrice(tables, model);
+  const ratio = modelRatio(tables, model);
+  const audio = audioRatioFor(model);
+  const info: PriceInfo = {
     usePrice: price !== undefined,
     modelPrice: price ?? -1,
     modelRatio: ratio.ratio,
-    completionRatio: completionRatio(tables, req.model),
-    cacheRatio: cacheRatio(tables, req.model),
+    completionRatio: completionRatio(tables, model),
+    cacheRatio: cacheRatio(tables, model),
     cacheCreationRatio: CACHE_CREATION_RATIO,
-    groupRatio: groupRatio(tables, req.group),
+    groupRatio: groupRatio(tables, group),
     ...(audio !== undefined ? { audioRatio: audio, audioCompletionRatio: AUDIO_COMPLETION_RATIO } : {}),
-    quotaPerUnit: options.number('QuotaPerUnit') || 500000,
+    quotaPerUnit,
   };
+  return { info: Object.freeze(info), set: price !== undefined || ratio.found };
 }

@@ -8,6 +8,7 @@
 import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
 import { pricingName } from '../../services/pricing/ratios';
 import { usageQuota } from '../billing/formula';
+import type { PriceInfo } from '../billing/price';
 import type { SettleItem } from '../billing/ledger-sql';
 import type { RelayRuntime } from '../runtime';
 import type { Delivered, RelayCall } from './call';
@@ -35,9 +36,21 @@ interface Charge {
   content: string;
 }
 
+/** The log's price text per price object (shared per model and group, see priceFor). */
+const priceTexts = new WeakMap<PriceInfo, string>();
+
+function priceText(price: PriceInfo): string {
+  let text = priceTexts.get(price);
+  if (text === undefined) {
+    text = price.usePrice ? `模型价格 ${ratio(price.modelPrice)}，分组倍率 ${ratio(price.groupRatio)}` : `模型倍率 ${ratio(price.modelRatio)}，补全倍率 ${ratio(price.completionRatio)}，分组倍率 ${ratio(price.groupRatio)}`;
+    priceTexts.set(price, text);
+  }
+  return text;
+}
+
 function chargeOf(call: RelayCall, out: Delivered): Charge {
   const price = call.price;
-  const parts = [price.usePrice ? `模型价格 ${ratio(price.modelPrice)}，分组倍率 ${ratio(price.groupRatio)}` : `模型倍率 ${ratio(price.modelRatio)}，补全倍率 ${ratio(price.completionRatio)}，分组倍率 ${ratio(price.groupRatio)}`];
+  const parts = [priceText(price)];
   if (pricingName(call.model) !== call.model) parts[0] += `，模型 ${call.model}`;
   if (out.logExtra) parts.push(out.logExtra);
   if (ENDING_NOTE[out.ending]) parts.push(ENDING_NOTE[out.ending]);
