@@ -48,6 +48,8 @@ export class SseParser {
   /** The previous chunk ended exactly after an event (its last byte an LF, nothing pending). */
   private atBoundary = true;
   private first = true;
+  /** The streaming decoder may be holding the start of a character. */
+  private decoderHolds = false;
   /** Whether the last `push` was only whole plain events (see the file comment). */
   lastChunkWasPlainEvents = false;
 
@@ -60,8 +62,8 @@ export class SseParser {
   push(chunk: Uint8Array): SseEvent[] {
     const events: SseEvent[] = [];
     const startedAtBoundary = this.atBoundary && !(this.first && chunk[0] === 0xef);
+    const text = this.decode(chunk);
     this.first = false;
-    const text = this.decoder.decode(chunk, { stream: true });
     let start = 0;
     if (this.skipLeadingLf && text.length > 0) {
       if (text.charCodeAt(0) === LF) start = 1;
@@ -92,6 +94,21 @@ export class SseParser {
     this.atBoundary = this.partial === '' && this.data.length === 0 && this.eventName === undefined && chunk[chunk.length - 1] === LF;
     this.lastChunkWasPlainEvents = startedAtBoundary && this.atBoundary && !hasCr && events.length > 0 && text.length === plainLength(events);
     return events;
+  }
+
+  /**
+   * A chunk that starts after a whole character and ends with an ASCII byte (nearly all of
+   * them: events end with a newline) is decoded directly, which is cheaper than the streaming
+   * decoder; a character split across chunks, or a BOM at the very start, takes the decoder.
+   */
+  private decode(chunk: Uint8Array): string {
+    if (!this.decoderHolds && !this.first && chunk.length > 0 && chunk[chunk.length - 1]! < 0x80) {
+      return Buffer.isBuffer(chunk) ? chunk.toString('utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('utf8');
+    }
+    const text = this.decoder.decode(chunk, { stream: true });
+    // The decoder keeps the bytes of a character cut at the end until the next chunk.
+    this.decoderHolds = chunk.length > 0 && chunk[chunk.length - 1]! >= 0x80;
+    return text;
   }
 
   /** Ends the stream: a last line without its newline, and an event without its blank line, still count. */

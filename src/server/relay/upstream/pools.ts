@@ -10,6 +10,8 @@ import type { UpstreamAbort } from './abort';
 
 /** Connections per origin: enough for a busy node, bounded so one provider cannot take every socket. */
 const CONNECTIONS_PER_ORIGIN = 256;
+/** Distinct upstream URLs remembered (cleared when full); keys travel in headers, never in URLs. */
+const URL_CACHE = 1024;
 
 export interface UpstreamResponse {
   statusCode: number;
@@ -45,9 +47,23 @@ export class UpstreamPools {
     return pool;
   }
 
+  /** Origin and path of the URLs seen last (few per channel): parsed once, not per request. */
+  readonly #urls = new Map<string, { origin: string; path: string }>();
+
+  #split(raw: string): { origin: string; path: string } {
+    let split = this.#urls.get(raw);
+    if (!split) {
+      const url = new URL(raw);
+      split = { origin: url.origin, path: url.pathname + url.search };
+      if (this.#urls.size >= URL_CACHE) this.#urls.clear();
+      this.#urls.set(raw, split);
+    }
+    return split;
+  }
+
   /** Sends the request; resolves when the response headers arrived (the body is a stream). */
   async request(call: UpstreamCall): Promise<UpstreamResponse> {
-    const url = new URL(call.url);
+    const url = this.#split(call.url);
     let { headers, body } = call;
     if (body instanceof FormData) {
       // Node's global FormData belongs to its bundled undici, which this undici cannot encode:
@@ -57,7 +73,7 @@ export class UpstreamPools {
       body = new Uint8Array(await encoded.arrayBuffer());
     }
     const response = await this.#pool(url.origin).request({
-      path: url.pathname + url.search,
+      path: url.path,
       method: call.method,
       headers,
       body: body as Dispatcher.DispatchOptions['body'],
