@@ -8,8 +8,12 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAbort } from './abort';
 
-/** Connections per origin: enough for a busy node, bounded so one provider cannot take every socket. */
-const CONNECTIONS_PER_ORIGIN = 256;
+/**
+ * Connections per origin: not limited (as Go's default transport in the reference). A stream
+ * holds its connection for as long as the model writes, so any bound would queue the streams
+ * beyond it behind the running ones.
+ */
+const CONNECTIONS_PER_ORIGIN = null;
 /** Distinct upstream URLs remembered (cleared when full); keys travel in headers, never in URLs. */
 const URL_CACHE = 1024;
 
