@@ -11,13 +11,16 @@
 import { countText } from './token-count';
 
 export const SAMPLE_CHARS = 4096;
-/** Upstream `data` kept unread (rawText steps) for a count that may never be needed. */
-export const RAW_SAMPLE_CHARS = 16_384;
+/**
+ * Upstream `data` kept unread (rawText steps) for a count that may never be needed: a short
+ * answer whole (exact), a long one's start (scaled), about what SAMPLE_CHARS of text cost.
+ */
+export const RAW_SAMPLE_CHARS = 4096;
 /**
  * A kept `data` string is a slice of its upstream chunk's text and keeps the whole chunk
  * alive: slices are kept while the chunks they hold add up to this, copies beyond.
  */
-export const RAW_RETAIN_CHARS = 32_768;
+export const RAW_RETAIN_CHARS = 8192;
 
 export class CompletionCounter {
   #sample: string[] = [];
