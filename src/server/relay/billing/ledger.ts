@@ -30,11 +30,14 @@ export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
 /** Settlements wait at most this long for a batch (plus one write): the crash-loss window. */
 export const SETTLE_DELAY_MS = 50;
 /**
- * Items per transaction. SQLite writes on the event loop: a batch holds every request up for
- * as long as it takes (about 25 µs an item), so batches stay small and the loop serves
- * sockets between them (see #loop).
+ * Items per transaction. Larger batches are much cheaper per item: with many users, tokens
+ * and models, each log index gets a different page dirtied per row, and SQLite writes every
+ * dirtied page to the WAL once per commit (measured on 200k+ rows with spread keys: about 75 µs
+ * a row in batches of 25, 65 in batches of 100, 37 in batches of 400). But SQLite writes on the
+ * event loop, so a batch holds requests up while it runs (5–15 ms at 400), and the loop
+ * serves sockets between batches (see #loop).
  */
-const MAX_BATCH = 100;
+const MAX_BATCH = 400;
 /** A settlement that keeps failing alone is given up after this many tries (its reservation stays open). */
 const MAX_SETTLE_TRIES = 12;
 const MAX_BACKOFF_MS = 30_000;
