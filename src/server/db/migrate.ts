@@ -8,6 +8,7 @@ import * as initial from './migrations/2026-11-21-001-initial';
 import * as relay from './migrations/2026-11-21-002-relay';
 import * as logIndexes from './migrations/2026-11-21-003-log-indexes';
 import * as logHourTotals from './migrations/2026-11-21-004-log-hour-totals';
+import * as dropLogTokenIdIndex from './migrations/2026-11-21-005-drop-log-token-id-index';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-21-002-relay': relay,
   '2026-11-21-003-log-indexes': logIndexes,
   '2026-11-21-004-log-hour-totals': logHourTotals,
+  '2026-11-21-005-drop-log-token-id-index': dropLogTokenIdIndex,
 };
 
 class StaticProvider implements MigrationProvider {
