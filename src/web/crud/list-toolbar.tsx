@@ -29,6 +29,18 @@ function Confirmed({ confirm, onConfirm, danger, children }: { confirm?: Confirm
   );
 }
 
+/** One action button, behind its confirmation when it has one; `id` names it for tests and the busy state. */
+function ActionButton({ id, action, busy, onRun }: { id: string; action: ToolbarActionDef | BatchActionDef; busy: string | null; onRun: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Confirmed confirm={action.confirm} danger={action.danger} onConfirm={onRun}>
+      <Button danger={action.danger} loading={busy === id} onClick={action.confirm ? undefined : onRun} data-testid={id.replace(':', '-')}>
+        {t(action.labelKey)}
+      </Button>
+    </Confirmed>
+  );
+}
+
 export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, batchActions, busy, onToolbar, onBatch }: ListToolbarProps) {
   const { t } = useTranslation();
   if (toggles.length + toolbarActions.length + batchActions.length === 0) return null;
@@ -42,20 +54,12 @@ export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, ba
           </Space>
         ))}
         {toolbarActions.map((action) => (
-          <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onToolbar(action)}>
-            <Button danger={action.danger} loading={busy === `toolbar:${action.key}`} onClick={action.confirm ? undefined : () => onToolbar(action)} data-testid={`toolbar-${action.key}`}>
-              {t(action.labelKey)}
-            </Button>
-          </Confirmed>
+          <ActionButton key={action.key} id={`toolbar:${action.key}`} action={action} busy={busy} onRun={() => onToolbar(action)} />
         ))}
       </Space>
       <Space wrap size={[8, 8]}>
         {batchActions.map((action) => (
-          <Confirmed key={action.key} confirm={action.confirm} danger={action.danger} onConfirm={() => onBatch(action)}>
-            <Button danger={action.danger} loading={busy === `batch:${action.key}`} onClick={action.confirm ? undefined : () => onBatch(action)} data-testid={`batch-${action.key}`}>
-              {t(action.labelKey)}
-            </Button>
-          </Confirmed>
+          <ActionButton key={action.key} id={`batch:${action.key}`} action={action} busy={busy} onRun={() => onBatch(action)} />
         ))}
       </Space>
     </div>
