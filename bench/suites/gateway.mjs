@@ -173,9 +173,13 @@ function bestOf(runs) {
   });
 }
 
-/** The gateway's CPU profile, written when it exited, summarized against the source map. */
+/**
+ * The gateway's CPU profile, written when it exited, summarized against the source map. Each
+ * thread writes its own (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main
+ * thread's is thread 0; the others (the SQLite checkpointer) are left out.
+ */
 function profileOf(dir) {
-  const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.cpuprofile')) : undefined;
+  const file = existsSync(dir) ? readdirSync(dir).find((f) => /\.0\.\d+\.cpuprofile$/.test(f)) : undefined;
   if (!file) return { error: `no .cpuprofile in ${dir}` };
   const s = summarizeProfile(join(dir, file), SERVER_ENTRY);
   const top = (list) => list.slice(0, 50);

@@ -9,6 +9,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysel
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './tables';
 import { SqliteValuesPlugin } from './sqlite-values-plugin';
+import { startCheckpointer } from './sqlite-checkpointer';
 
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
@@ -93,15 +94,20 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     database.pragma('optimize = 0x10002');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins: [new SqliteValuesPlugin()] });
     sqliteHandles.set(db, database);
+    // Without the worker (a failed start), the connection keeps checkpointing by itself.
+    const checkpointer = target.location === ':memory:' ? undefined : await startCheckpointer(database, target.location).catch(() => undefined);
     // Through Kysely, so it never runs inside one of its transactions.
     const optimizer = setInterval(() => void optimizeSqlite(db).catch(() => undefined), SQLITE_OPTIMIZE_EVERY_MS);
     optimizer.unref();
     return {
       db,
       dialect: 'sqlite',
-      close: () => {
+      close: async () => {
         clearInterval(optimizer);
-        return db.destroy();
+        await checkpointer?.stop();
+        await db.destroy();
+        // Kysely closes the handle only if a query ever went through it.
+        if (database.open) database.close();
       },
     };
   }

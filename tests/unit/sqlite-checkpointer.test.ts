@@ -1,0 +1,109 @@
+// The SQLite checkpointer: the main connection stops checkpointing by itself, a worker thread
+// copies the log into the database file, and the log restarts instead of growing.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import SQLite from 'better-sqlite3';
+import { startCheckpointer } from '../../src/server/db/sqlite-checkpointer';
+import { openDatabase, sqliteHandle } from '../../src/server/db/connect';
+
+const dirs: string[] = [];
+function tempFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'checkpointer-'));
+  dirs.push(dir);
+  return join(dir, 'db.sqlite');
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function openWal(file: string): SQLite.Database {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT NOT NULL)');
+  return db;
+}
+
+/** Writes about `mb` MB in transactions of 16 rows of 4 KB. */
+function write(db: SQLite.Database, mb: number): void {
+  const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
+  const payload = 'x'.repeat(4096);
+  for (let batch = 0; batch < mb * 16; batch++) db.transaction(() => {
+    for (let i = 0; i < 16; i++) insert.run(payload);
+  })();
+}
+
+const size = (file: string) => statSync(file).size;
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return check();
+}
+
+describe('SQLite checkpointer', () => {
+  it('takes checkpoints off the main connection and copies the log into the database file', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    const checkpointer = await startCheckpointer(db, file, 50);
+    try {
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const before = size(file);
+      write(db, 4);
+      // Written by the worker, not by a commit: the main connection no longer checkpoints.
+      expect(await until(() => size(file) - before >= 4 * 1024 * 1024, 5000)).toBe(true);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 4 * 16 * 16 });
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('keeps the log from growing: once checkpointed, the next writes reuse it from the start', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    const checkpointer = await startCheckpointer(db, file, 50);
+    try {
+      for (let round = 0; round < 4; round++) {
+        const target = size(file) + 2 * 1024 * 1024;
+        write(db, 2);
+        expect(await until(() => size(file) >= target, 5000)).toBe(true);
+      }
+      // 8 MB went through a log that never held more than about one round of it.
+      expect(size(`${file}-wal`)).toBeLessThan(4 * 1024 * 1024);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('gives the main connection its automatic checkpoints back when it stops', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    const checkpointer = await startCheckpointer(db, file, 50);
+    await checkpointer.stop();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await checkpointer.stop();
+    db.close();
+  });
+
+  it('runs under every SQLite file database the server opens, and not under :memory:', async () => {
+    const file = tempFile();
+    const onFile = await openDatabase({ dialect: 'sqlite', location: file });
+    const inMemory = await openDatabase({ dialect: 'sqlite', location: ':memory:' });
+    try {
+      expect(sqliteHandle(onFile.db)!.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      expect(sqliteHandle(inMemory.db)!.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    } finally {
+      await onFile.close();
+      await inMemory.close();
+    }
+    // Closed cleanly: the last connection folded the log into the file and removed it.
+    expect(() => statSync(`${file}-wal`)).toThrow();
+  });
+});
