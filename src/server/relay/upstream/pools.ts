@@ -7,6 +7,7 @@
  */
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAbort } from './abort';
+import { UpstreamBody } from './body';
 
 /**
  * Connections per origin: not limited (as Go's default transport in the reference). A stream
@@ -20,7 +21,7 @@ const URL_CACHE = 1024;
 export interface UpstreamResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamBody;
 }
 
 export interface UpstreamCall {
@@ -28,8 +29,51 @@ export interface UpstreamCall {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string | Uint8Array | FormData;
-  /** An AbortSignal, or the cheaper UpstreamAbort on the relay's hot path. */
-  signal: UpstreamAbort | AbortSignal;
+  /** Cancels the request, before or after its answer started. */
+  signal: UpstreamAbort;
+}
+
+/**
+ * One call through a pool, as undici's dispatch handler: the answer resolves at its headers,
+ * its body is an UpstreamBody fed from here. (undici's request() would add a Readable and an
+ * AsyncResource per answer; see body.ts.)
+ */
+class RelayExchange implements Dispatcher.DispatchHandler {
+  #body: UpstreamBody | undefined;
+
+  constructor(
+    private readonly signal: UpstreamAbort,
+    private readonly resolve: (response: UpstreamResponse) => void,
+    private readonly reject: (err: Error) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.signal.bind((reason) => controller.abort(reason));
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return; // 1xx: the answer is still to come
+    this.#body = new UpstreamBody(
+      () => controller.resume(),
+      (reason) => controller.abort(reason),
+    );
+    this.resolve({ statusCode, headers, body: this.#body });
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (!this.#body!.push(chunk)) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    this.signal.bind(undefined);
+    this.#body!.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.signal.bind(undefined);
+    if (this.#body) this.#body.fail(err);
+    else this.reject(err);
+  }
 }
 
 export class UpstreamPools {
@@ -76,14 +120,11 @@ export class UpstreamPools {
       headers = { ...headers, 'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data' };
       body = new Uint8Array(await encoded.arrayBuffer());
     }
-    const response = await this.#pool(url.origin).request({
-      path: url.path,
-      method: call.method,
-      headers,
-      body: body as Dispatcher.DispatchOptions['body'],
-      signal: call.signal,
+    const pool = this.#pool(url.origin);
+    const options: Dispatcher.DispatchOptions = { path: url.path, method: call.method, headers, body: body as Dispatcher.DispatchOptions['body'] };
+    return new Promise<UpstreamResponse>((resolve, reject) => {
+      pool.dispatch(options, new RelayExchange(call.signal, resolve, reject));
     });
-    return { statusCode: response.statusCode, headers: response.headers, body: response.body };
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ import { readLimited } from '../../relay/pipeline/upstream-body';
 import { providerForChannelType } from '../../relay/providers';
 import { ProviderRequestError, type RelayMode, type Target, type Usage } from '../../relay/providers/types';
 import type { RelayRuntime } from '../../relay/runtime';
+import { UpstreamAbort } from '../../relay/upstream/abort';
 
 /** A test never waits longer than this unless RELAY_TIMEOUT says otherwise (a hung upstream must not stall "test all"). */
 export const TEST_TIMEOUT_MS = 60_000;
@@ -71,7 +72,9 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
     ...(channel.organization ? { organization: channel.organization } : {}),
   };
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
-  const signal = AbortSignal.timeout(relayTimeout > 0 ? relayTimeout * 1000 : TEST_TIMEOUT_MS);
+  const signal = new UpstreamAbort();
+  // In AbortSignal.timeout's words, which the console shows as the test's failure.
+  const timer = setTimeout(() => signal.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), relayTimeout > 0 ? relayTimeout * 1000 : TEST_TIMEOUT_MS);
   try {
     const up = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
     const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal });
@@ -92,5 +95,7 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
     return { usage: parsed.usage, upstreamModel: up.model ?? upstreamModel };
   } catch (err) {
     throw asRelayError(err);
+  } finally {
+    clearTimeout(timer);
   }
 }
