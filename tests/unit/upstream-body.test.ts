@@ -1,0 +1,156 @@
+// The relay's upstream body queue and the pool's dispatch handler: order, back-pressure,
+// errors, early stop, and aborts before and after the answer started.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UpstreamBody } from '../../src/server/relay/upstream/body';
+import { UpstreamAbort } from '../../src/server/relay/upstream/abort';
+import { UpstreamPools } from '../../src/server/relay/upstream/pools';
+
+function queue() {
+  const calls = { resume: 0, abort: [] as Error[] };
+  const body = new UpstreamBody(
+    () => calls.resume++,
+    (reason) => calls.abort.push(reason),
+  );
+  return { body, calls };
+}
+
+describe('UpstreamBody', () => {
+  it('hands chunks over in order, whether they were queued or awaited', async () => {
+    const { body } = queue();
+    body.push(Buffer.from('a'));
+    body.push(Buffer.from('b'));
+    const iterator = body[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.toString()).toBe('a');
+    expect((await iterator.next()).value?.toString()).toBe('b');
+    const waiting = iterator.next();
+    body.push(Buffer.from('c'));
+    expect((await waiting).value?.toString()).toBe('c');
+    body.end();
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('reads the whole body as UTF-8 text, multi-byte characters split across chunks included', async () => {
+    const { body } = queue();
+    const bytes = Buffer.from('价格 ok');
+    const reading = body.text();
+    body.push(bytes.subarray(0, 2));
+    body.push(bytes.subarray(2));
+    body.end();
+    expect(await reading).toBe('价格 ok');
+  });
+
+  it('asks to pause past 64 KB queued and resumes once the reader caught up', async () => {
+    const { body, calls } = queue();
+    const chunk = Buffer.alloc(16 * 1024);
+    expect([1, 2, 3].map(() => body.push(chunk))).toEqual([true, true, true]);
+    expect(body.push(chunk)).toBe(false);
+    const iterator = body[Symbol.asyncIterator]();
+    await iterator.next();
+    expect(calls.resume).toBe(1);
+    await iterator.next();
+    expect(calls.resume).toBe(1);
+  });
+
+  it('passes an upstream error to the reader after what arrived before it', async () => {
+    const { body } = queue();
+    body.push(Buffer.from('part'));
+    body.fail(new Error('socket hang up'));
+    const iterator = body[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.toString()).toBe('part');
+    await expect(iterator.next()).rejects.toThrow('socket hang up');
+  });
+
+  it('aborts the upstream when destroyed before the end, and not after it', async () => {
+    const early = queue();
+    const waiting = early.body[Symbol.asyncIterator]().next();
+    early.body.destroy();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(early.calls.abort).toHaveLength(1);
+    expect(early.body.destroyed).toBe(true);
+
+    const done = queue();
+    done.body.end();
+    done.body.destroy();
+    expect(done.calls.abort).toHaveLength(0);
+  });
+
+  it('aborts the upstream when the reader breaks out of its loop', async () => {
+    const { body, calls } = queue();
+    body.push(Buffer.from('first'));
+    body.push(Buffer.from('second'));
+    for await (const chunk of body) {
+      expect(chunk.toString()).toBe('first');
+      break;
+    }
+    expect(calls.abort).toHaveLength(1);
+  });
+});
+
+describe('UpstreamPools', () => {
+  let server: Server | undefined;
+  const pools = new UpstreamPools(5000);
+  afterEach(async () => {
+    // The pool keeps its connections alive: drop them so close() does not wait for them.
+    server?.closeAllConnections();
+    await new Promise((r) => server?.close(r));
+    server = undefined;
+  });
+
+  async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+    server = createServer(handler);
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('sends the request and reads a large answer through back-pressure, byte for byte', async () => {
+    const answer = Buffer.alloc(4 * 1024 * 1024, 'x');
+    let received = '';
+    const origin = await listen((req, res) => {
+      req.on('data', (c: Buffer) => (received += c.toString()));
+      req.on('end', () => {
+        res.writeHead(201, { 'content-type': 'text/plain', 'x-extra': 'yes' });
+        res.end(answer);
+      });
+    });
+    const response = await pools.request({ url: `${origin}/v1/echo?x=1`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal: new UpstreamAbort() });
+    expect(response.statusCode).toBe(201);
+    expect(response.headers['x-extra']).toBe('yes');
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += chunk.length;
+      // A slow reader: the queue fills and the socket must pause rather than buffer it all.
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(size).toBe(answer.length);
+    expect(received).toBe('{"a":1}');
+  });
+
+  it('fails the call when aborted before the answer, and the body when aborted during it', async () => {
+    const origin = await listen((req, res) => {
+      if (req.url === '/slow-headers') return void setTimeout(() => res.end('late'), 2000);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: 1\n\n');
+    });
+    const before = new UpstreamAbort();
+    const pending = pools.request({ url: `${origin}/slow-headers`, method: 'GET', headers: {}, signal: before });
+    setTimeout(() => before.abort(), 50);
+    await expect(pending).rejects.toThrow('This operation was aborted');
+
+    const during = new UpstreamAbort();
+    const response = await pools.request({ url: `${origin}/stream`, method: 'GET', headers: {}, signal: during });
+    const iterator = response.body[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.toString()).toBe('data: 1\n\n');
+    const next = iterator.next();
+    during.abort();
+    await expect(next).rejects.toThrow('This operation was aborted');
+  });
+
+  it('cancels at once a call aborted before it was sent', async () => {
+    const origin = await listen((_req, res) => res.end('never read'));
+    const signal = new UpstreamAbort();
+    signal.abort();
+    await expect(pools.request({ url: `${origin}/x`, method: 'GET', headers: {}, signal })).rejects.toThrow('This operation was aborted');
+  });
+});
