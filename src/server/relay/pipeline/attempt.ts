@@ -16,7 +16,7 @@ import type { UpstreamResponse } from '../upstream/pools';
 import { UpstreamAbort } from '../upstream/abort';
 import { audioPromptTokens } from '../billing/audio-duration';
 import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-price';
-import type { Delivered, RelayCall } from './call';
+import { delivered, type Delivered, type RelayCall, type Route } from './call';
 import { relayStream } from './stream-relay';
 import { countText } from './token-count';
 import { headerValue, readLimited, retryAfterSeconds } from './upstream-body';
@@ -109,11 +109,11 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
   try {
     const response = await send(rt, provider, up, controller, channel);
     rt.health.succeeded(channel);
-    const outcome = {
+    const outcome: Route = {
       channel,
       upstreamModel: sentModel,
       isModelMapped: mapped,
-      ...(up.reasoningEffort ? { reasoningEffort: up.reasoningEffort } : {}),
+      reasoningEffort: up.reasoningEffort || undefined,
       claudeUpstream: isClaudeUpstream(channel, sentModel),
     };
     const contentType = headerValue(response.headers, 'content-type') ?? '';
@@ -130,7 +130,6 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
   }
 }
 
-type OutcomeBase = Omit<Delivered, 'usage' | 'usageReported' | 'isStream' | 'firstResponseMs' | 'ending'>;
 
 /** A non-stream answer: read, converted by the provider, sent (the original bytes when unchanged). */
 async function relayWhole(
@@ -140,7 +139,7 @@ async function relayWhole(
   provider: Provider,
   input: { mode: RelayMode; viaChat: boolean },
   target: Target,
-  outcome: OutcomeBase,
+  outcome: Route,
   contentType: string,
 ): Promise<Delivered> {
   let text: string;
@@ -172,7 +171,7 @@ async function relayWhole(
   const extra = usageExtras(call, json, parsed);
   const { payload, type } = replyPayload(body, json, text, isJson, contentType);
   sendWhole(reply, type, payload);
-  return { ...outcome, ...extra, usage: extra.usage ?? usage, usageReported: parsed.usage !== undefined, isStream: false, firstResponseMs: 0, ending: 'complete' };
+  return delivered(outcome, { usage: extra.usage ?? usage, usageReported: parsed.usage !== undefined, isStream: false, firstResponseMs: 0, ending: 'complete', logExtra: extra.logExtra, fixedQuota: extra.fixedQuota });
 }
 
 /**
@@ -217,7 +216,7 @@ function usageExtras(call: RelayCall, json: unknown, parsed: ParsedResponse): { 
 }
 
 /** Speech: the audio goes back to the client as it arrives; billed by the input (characters for tts*). */
-async function relayBinary(call: RelayCall, reply: RelayReply, response: UpstreamResponse, controller: UpstreamAbort, outcome: OutcomeBase): Promise<Delivered> {
+async function relayBinary(call: RelayCall, reply: RelayReply, response: UpstreamResponse, controller: UpstreamAbort, outcome: Route): Promise<Delivered> {
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': headerValue(response.headers, 'content-type') ?? 'application/octet-stream' });
@@ -240,5 +239,5 @@ async function relayBinary(call: RelayCall, reply: RelayReply, response: Upstrea
     raw.off('close', onClose);
     if (!raw.destroyed) raw.end();
   }
-  return { ...outcome, usage: { promptTokens: call.promptTokens(), completionTokens: 0 }, usageReported: false, isStream: false, firstResponseMs: 0, ending };
+  return delivered(outcome, { usage: { promptTokens: call.promptTokens(), completionTokens: 0 }, usageReported: false, isStream: false, firstResponseMs: 0, ending });
 }

@@ -57,6 +57,32 @@ export interface RelayCall {
 /** How an attempt that reached the client ended. */
 export type Ending = 'complete' | 'client_gone' | 'upstream_broken' | 'timeout';
 
+/** What an attempt knows once the upstream answered: where the request went. */
+export type Route = Pick<Delivered, 'channel' | 'upstreamModel' | 'isModelMapped' | 'reasoningEffort' | 'claudeUpstream'>;
+/** How the answer went. */
+export type Answer = Omit<Delivered, keyof Route>;
+
+/**
+ * The outcome of a delivered attempt, every field written in one order (no spreads of objects
+ * of varying shapes): it is built once per request and read by the settlement.
+ */
+export function delivered(route: Route, answer: Answer): Delivered {
+  return {
+    channel: route.channel,
+    upstreamModel: route.upstreamModel,
+    isModelMapped: route.isModelMapped,
+    reasoningEffort: route.reasoningEffort,
+    claudeUpstream: route.claudeUpstream,
+    usage: answer.usage,
+    usageReported: answer.usageReported,
+    isStream: answer.isStream,
+    firstResponseMs: answer.firstResponseMs,
+    ending: answer.ending,
+    logExtra: answer.logExtra,
+    fixedQuota: answer.fixedQuota,
+  };
+}
+
 export interface Delivered {
   channel: RelayChannel;
   usage: Usage;

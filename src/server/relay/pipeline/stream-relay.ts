@@ -19,7 +19,7 @@ import { formatEvents, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
 import type { UpstreamAbort } from '../upstream/abort';
-import type { Delivered, Ending, RelayCall } from './call';
+import { delivered, type Delivered, type Ending, type RelayCall, type Route } from './call';
 import { CompletionCounter } from './completion-counter';
 
 export interface StreamArgs {
@@ -32,8 +32,8 @@ export interface StreamArgs {
   /** The model sent upstream (tokenizer choice, o1/o3 timeout). */
   upstreamModel: string;
   streamingTimeoutSeconds: number;
-  /** Everything of the outcome but what the stream decides. */
-  outcome: Omit<Delivered, 'usage' | 'usageReported' | 'isStream' | 'firstResponseMs' | 'ending'>;
+  /** Where the request went (the rest of the outcome is what the stream decides). */
+  outcome: Route;
 }
 
 function errorEvent(call: RelayCall, error: RelayError): SseEvent {
@@ -167,12 +167,11 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     }
   }
   writer?.end();
-  return {
-    ...args.outcome,
+  return delivered(args.outcome, {
     usage: finalUsage ?? fallback(),
     usageReported: usage !== undefined,
     isStream: true,
     firstResponseMs,
     ending,
-  };
+  });
 }
