@@ -92,12 +92,14 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     if (writer!.closed) clientGone = true;
   };
 
+  // The events of one upstream chunk (reused: steps are not kept, see StreamConverter.onEvent).
+  const out: SseEvent[] = [];
   try {
     for await (const chunk of upstream.body) {
       timer?.refresh();
       // Everything one upstream read carried goes out in one write: no event waits longer than
       // it did upstream, and a burst of small events costs one syscall, not one each.
-      let out: SseEvent[] | undefined;
+      out.length = 0;
       const events = parser.push(chunk as Buffer);
       counter.nextChunk((chunk as Buffer).length);
       // A chunk of plain events the converter passes on one for one goes out as its own bytes.
@@ -109,16 +111,13 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
         else counter.add(step.text);
         if (step.usage) usage = step.usage;
         if (asReceived && (step.out.length !== 1 || step.out[0] !== event)) asReceived = false;
-        if (step.out.length > 0) {
-          if (out) out.push(...step.out);
-          else out = step.out;
-        }
+        for (const e of step.out) out.push(e);
         if (step.error) {
           upstreamError = step.error;
           break;
         }
       }
-      if (out) await deliver(out, asReceived ? (chunk as Buffer) : undefined);
+      if (out.length > 0) await deliver(out, asReceived ? (chunk as Buffer) : undefined);
       if (upstreamError || clientGone) break;
     }
     if (!upstreamError && !clientGone) {

@@ -153,6 +153,10 @@ export interface StreamStep {
 }
 
 export interface StreamConverter {
+  /**
+   * The step of one upstream event. It is read before the next call and not kept: a converter
+   * may hand out the same step object (and `out` array) again on its fast path.
+   */
   onEvent(event: SseEvent): StreamStep;
   /**
    * Called once when the upstream stream ends; may emit closing events (not `[DONE]`), such as

@@ -75,6 +75,8 @@ export class OpenAIPassThroughStream implements StreamConverter {
   /** Chunks are passed on unread unless they carry usage or an error (no chunk is rewritten). */
   private readonly unread: boolean;
   private sawChunk = false;
+  /** The fast path's step, filled in again for every event it passes on (see StreamConverter.onEvent). */
+  private readonly passStep: StreamStep & { out: [SseEvent] } = { out: [{ data: '' }], usage: undefined, rawText: '' };
 
   constructor(private readonly options: OpenAIStreamOptions) {
     this.meta = { id: '', created: nowSeconds(), model: options.model };
@@ -91,7 +93,13 @@ export class OpenAIPassThroughStream implements StreamConverter {
     // The fast path: after the first chunk (which names id, model and creation time for a
     // usage chunk made up at the end) a chunk without usage or error goes on as it came, and
     // its text is read only if the stream ends without usage.
-    if (this.unread && this.sawChunk && !data.includes('"error"') && !carriesUsage(data)) return { out: [event.event === undefined ? event : { data }], usage: this.usage, rawText: data };
+    if (this.unread && this.sawChunk && !data.includes('"error"') && !carriesUsage(data)) {
+      const step = this.passStep;
+      step.out[0] = event.event === undefined ? event : { data };
+      step.usage = this.usage;
+      step.rawText = data;
+      return step;
+    }
     const chunk = parseJson(data);
     // Not JSON (a stray keep-alive or a proxy's text): pass it on rather than lose it.
     if (!isRecord(chunk)) return { out: [{ data }], usage: this.usage };
