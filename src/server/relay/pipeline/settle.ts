@@ -137,7 +137,9 @@ export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: 
   const item: SettleItem = { ...base(call, reservation, out.channel.id), quota: charge.quota, countUsage: charge.countUsage, ...(log ? { log } : {}) };
   rt.auth.adjustRemain(call.caller.tokenId, reservation.amount - charge.quota);
   void rt.ledger.settle(item).then(({ charged, userQuotaAfter }) => {
-    recordDashboardUsage(rt.ctx, { ...entry, quota: charged });
+    // The log row was copied out of `entry` already: it can carry what was really charged.
+    entry.quota = charged;
+    recordDashboardUsage(rt.ctx, entry);
     afterSettlement(rt.ctx, { userId: call.caller.userId, charged, userQuotaAfter, userSetting: call.caller.userSetting }, rt.log);
   });
 }

@@ -58,8 +58,9 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
       const { model, effort } = resolveModel(target.upstreamModel);
       const url = urlFor(mode, target, model);
       const headers: Record<string, string> = { ...headersFor(target) };
-      const base = { url, method: 'POST' as const, headers, model, ...(effort ? { reasoningEffort: effort } : {}) };
-      if (mode === 'transcriptions' || mode === 'translations') return { ...base, body: buildAudioForm(body, model) };
+      // One shape for every request (no spreads of a base object): built once per relay call.
+      const request = (upstreamBody: UpstreamRequest['body']): UpstreamRequest => ({ url, method: 'POST', headers, model, reasoningEffort: effort || undefined, body: upstreamBody });
+      if (mode === 'transcriptions' || mode === 'translations') return request(buildAudioForm(body, model));
 
       const custom = config.custom?.[mode];
       let json: JsonObject;
@@ -79,7 +80,7 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
       headers['Content-Type'] = 'application/json';
       if (stream) headers.Accept = 'text/event-stream';
       // Nothing changed: the client's own bytes go upstream (no re-serialisation).
-      return { ...base, body: target.rawBody && !custom && sameFields(json, body) ? target.rawBody : JSON.stringify(json) };
+      return request(target.rawBody && !custom && sameFields(json, body) ? target.rawBody : JSON.stringify(json));
     },
 
     parseResponse(mode, json, target) {
