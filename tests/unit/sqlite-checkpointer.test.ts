@@ -46,29 +46,32 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
+/** A fresh WAL database with a checkpointer every 50 ms, for the length of `work`. */
+async function withCheckpointer(work: (db: SQLite.Database, file: string) => Promise<void>): Promise<void> {
+  const file = tempFile();
+  const db = openWal(file);
+  const checkpointer = await startCheckpointer(db, file, 50);
+  try {
+    await work(db, file);
+  } finally {
+    await checkpointer.stop();
+    db.close();
+  }
+}
+
 describe('SQLite checkpointer', () => {
-  it('takes checkpoints off the main connection and copies the log into the database file', async () => {
-    const file = tempFile();
-    const db = openWal(file);
-    const checkpointer = await startCheckpointer(db, file, 50);
-    try {
+  it('takes checkpoints off the main connection and copies the log into the database file', () =>
+    withCheckpointer(async (db, file) => {
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       const before = size(file);
       write(db, 4);
       // Written by the worker, not by a commit: the main connection no longer checkpoints.
       expect(await until(() => size(file) - before >= 4 * 1024 * 1024, 5000)).toBe(true);
       expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 4 * 16 * 16 });
-    } finally {
-      await checkpointer.stop();
-      db.close();
-    }
-  });
+    }));
 
-  it('keeps the log from growing: once checkpointed, the next writes reuse it from the start', async () => {
-    const file = tempFile();
-    const db = openWal(file);
-    const checkpointer = await startCheckpointer(db, file, 50);
-    try {
+  it('keeps the log from growing: once checkpointed, the next writes reuse it from the start', () =>
+    withCheckpointer(async (db, file) => {
       for (let round = 0; round < 4; round++) {
         const target = size(file) + 2 * 1024 * 1024;
         write(db, 2);
@@ -76,11 +79,7 @@ describe('SQLite checkpointer', () => {
       }
       // 8 MB went through a log that never held more than about one round of it.
       expect(size(`${file}-wal`)).toBeLessThan(4 * 1024 * 1024);
-    } finally {
-      await checkpointer.stop();
-      db.close();
-    }
-  });
+    }));
 
   it('gives the main connection its automatic checkpoints back when it stops', async () => {
     const file = tempFile();

@@ -106,8 +106,9 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
   const controller = new UpstreamAbort();
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
   const overall = relayTimeout > 0 ? setTimeout(() => controller.abort(), relayTimeout * 1000) : undefined;
+  let response: UpstreamResponse | undefined;
   try {
-    const response = await send(rt, provider, up, controller, channel);
+    response = await send(rt, provider, up, controller, channel);
     rt.health.succeeded(channel);
     const outcome: Route = {
       channel,
@@ -127,9 +128,11 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     return await relayWhole(call, reply, response, provider, input, target, outcome, contentType);
   } finally {
     if (overall) clearTimeout(overall);
+    // An answer left unread (something threw before reading it) must not hold its connection
+    // paused for ever; after a full read this only marks the body done.
+    response?.body.destroy();
   }
 }
-
 
 /** A non-stream answer: read, converted by the provider, sent (the original bytes when unchanged). */
 async function relayWhole(
