@@ -46,6 +46,22 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
+/** Waits until `measure` stays the same for `stillMs`. */
+async function untilStill(measure: () => number, stillMs: number, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  let last = measure();
+  let since = Date.now();
+  while (Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    const now = measure();
+    if (now !== last) {
+      last = now;
+      since = Date.now();
+    } else if (Date.now() - since >= stillMs) return true;
+  }
+  return false;
+}
+
 /** A fresh WAL database with a checkpointer every 50 ms, for the length of `work`. */
 async function withCheckpointer(work: (db: SQLite.Database, file: string) => Promise<void>): Promise<void> {
   const file = tempFile();
@@ -76,6 +92,9 @@ describe('SQLite checkpointer', () => {
         const target = size(file) + 2 * 1024 * 1024;
         write(db, 2);
         expect(await until(() => size(file) >= target, 5000)).toBe(true);
+        // The file reaches its size before the checkpoint has finished (the log restarts only
+        // once every frame is copied): wait until the worker stopped writing.
+        expect(await untilStill(() => size(file), 200, 5000)).toBe(true);
       }
       // 8 MB went through a log that never held more than about one round of it.
       expect(size(`${file}-wal`)).toBeLessThan(4 * 1024 * 1024);

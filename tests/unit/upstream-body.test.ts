@@ -41,6 +41,15 @@ describe('UpstreamBody', () => {
     expect(await reading).toBe('价格 ok');
   });
 
+  it('reads only the first bytes when given a limit, and stops the upstream there', async () => {
+    const { body, calls } = queue();
+    body.push(Buffer.from('0123456789'));
+    body.push(Buffer.from('abcdef'));
+    expect(await body.text(12)).toBe('0123456789ab');
+    expect(calls.abort).toHaveLength(1);
+    expect(body.destroyed).toBe(true);
+  });
+
   it('asks to pause past 64 KB queued and resumes once the reader caught up', async () => {
     const { body, calls } = queue();
     const chunk = Buffer.alloc(16 * 1024);

@@ -19,7 +19,7 @@ import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-pric
 import { delivered, type Delivered, type RelayCall, type Route } from './call';
 import { relayStream } from './stream-relay';
 import { countText } from './token-count';
-import { headerValue, readLimited, retryAfterSeconds } from './upstream-body';
+import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
 
 const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech']);
 
@@ -70,7 +70,7 @@ async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, c
     throw transportError(err instanceof Error ? err.message : String(err));
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
-  const text = await readLimited(response.body).catch(() => '');
+  const text = await response.body.text(ERROR_BODY_LIMIT).catch(() => '');
   throw mapStatus(channel, fromUpstream(provider.parseError(response.statusCode, text), retryAfterSeconds(response.headers)));
 }
 

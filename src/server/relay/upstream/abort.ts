@@ -5,26 +5,24 @@
  * showed in the relay's profile. An abort before the request was bound cancels it at once.
  */
 export class UpstreamAbort {
-  aborted = false;
-  /** Why it was aborted: the same error an AbortController gives by default. */
-  reason: Error | undefined = undefined;
+  /** Why it was aborted (undefined until then). */
+  #reason: Error | undefined;
   #cancel: ((reason: Error) => void) | undefined;
 
   abort(reason: Error = new DOMException('This operation was aborted', 'AbortError')): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
+    if (this.#reason) return;
+    this.#reason = reason;
     const cancel = this.#cancel;
     this.#cancel = undefined;
-    cancel?.(this.reason);
+    cancel?.(reason);
   }
 
   /** What abort() cancels (the pool's request in flight); undefined once it is over. */
   bind(cancel: ((reason: Error) => void) | undefined): void {
     this.#cancel = cancel;
-    if (cancel && this.aborted) {
+    if (cancel && this.#reason) {
       this.#cancel = undefined;
-      cancel(this.reason!);
+      cancel(this.#reason);
     }
   }
 }

@@ -112,15 +112,16 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     };
   }
 
-  /** The whole body as UTF-8 text. */
-  async text(): Promise<string> {
+  /** The body as UTF-8 text: whole, or its first `limit` bytes (the rest is not read). */
+  async text(limit = Infinity): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of this) {
-      chunks.push(chunk);
+      chunks.push(size + chunk.length > limit ? chunk.subarray(0, limit - size) : chunk);
       size += chunk.length;
+      if (size >= limit) break; // destroys the body: the upstream call is aborted
     }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   }
 
   /** Stops reading: the upstream request is aborted unless it already ended. */

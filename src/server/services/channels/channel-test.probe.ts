@@ -8,7 +8,6 @@ import { channelFamily } from '../../../shared/channel-types';
 import type { RelayChannel } from '../../relay/channels/channel-index';
 import { fromUpstream, refuse, RelayError, transportError } from '../../relay/errors';
 import { mapModel } from '../../relay/pipeline/attempt';
-import { readLimited } from '../../relay/pipeline/upstream-body';
 import { providerForChannelType } from '../../relay/providers';
 import { ProviderRequestError, type RelayMode, type Target, type Usage } from '../../relay/providers/types';
 import type { RelayRuntime } from '../../relay/runtime';
@@ -78,7 +77,7 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
   try {
     const up = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
     const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal });
-    const text = await readLimited(response.body, ANSWER_LIMIT);
+    const text = await response.body.text(ANSWER_LIMIT);
     if (response.statusCode !== 200) {
       const error = provider.parseError(response.statusCode, text);
       throw fromUpstream({ ...error, message: MSG_PROBE.status(response.statusCode, error.message) });
