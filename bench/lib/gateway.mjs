@@ -85,7 +85,7 @@ export function freePort() {
  * Starts the built gateway on a fresh database: SQLite in a new temporary folder, or the
  * given PostgreSQL DSN. Resolves when /api/status answers.
  */
-export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [] }) {
+export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [], entry = SERVER_ENTRY }) {
   const dataDir = mkdtempSync(join(tmpdir(), `switchyard-bench-${name}-`));
   const gw = {
     name,
@@ -94,6 +94,7 @@ export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [] 
     sqlDsn,
     logFile: join(dataDir, 'server.log'),
     nodeArgs,
+    entry,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -115,7 +116,7 @@ export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [] 
 
 async function launch(gw) {
   const port = await freePort();
-  const child = startPinned(CORES.target, [process.execPath, ...gw.nodeArgs, SERVER_ENTRY], { cwd: ROOT, logFile: gw.logFile, env: { ...gw.env, PORT: String(port) } });
+  const child = startPinned(CORES.target, [process.execPath, ...gw.nodeArgs, gw.entry], { cwd: ROOT, logFile: gw.logFile, env: { ...gw.env, PORT: String(port) } });
   Object.assign(gw, { child, pid: child.pid, url: `http://127.0.0.1:${port}` });
   // BENCH_GATEWAY_START_SECONDS: more for a gateway run under a profiler or valgrind.
   const startSeconds = Number(process.env.BENCH_GATEWAY_START_SECONDS ?? 60);

@@ -17,18 +17,34 @@ function queue() {
 }
 
 describe('UpstreamBody', () => {
-  it('hands chunks over in order, whether they were queued or awaited', async () => {
+  it('hands over everything that arrived since the last step, in order, whether it was queued or awaited', async () => {
     const { body } = queue();
     body.push(Buffer.from('a'));
     body.push(Buffer.from('b'));
     const iterator = body[Symbol.asyncIterator]();
-    expect((await iterator.next()).value?.toString()).toBe('a');
-    expect((await iterator.next()).value?.toString()).toBe('b');
+    expect((await iterator.next()).value?.toString()).toBe('ab');
     const waiting = iterator.next();
+    // Chunks of one socket read arrive synchronously: the waiting reader gets them together.
     body.push(Buffer.from('c'));
-    expect((await waiting).value?.toString()).toBe('c');
+    body.push(Buffer.from('d'));
+    expect((await waiting).value?.toString()).toBe('cd');
+    body.push(Buffer.from('e'));
     body.end();
+    expect((await iterator.next()).value?.toString()).toBe('e');
     expect(await iterator.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('ends a waiting reader, and one whose chunks were destroyed before it woke', async () => {
+    const ended = queue();
+    const waiting = ended.body[Symbol.asyncIterator]().next();
+    ended.body.end();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+
+    const destroyed = queue();
+    const woken = destroyed.body[Symbol.asyncIterator]().next();
+    destroyed.body.push(Buffer.from('late'));
+    destroyed.body.destroy();
+    expect(await woken).toEqual({ value: undefined, done: true });
   });
 
   it('reads the whole body as UTF-8 text, multi-byte characters split across chunks included', async () => {
@@ -56,8 +72,9 @@ describe('UpstreamBody', () => {
     expect([1, 2, 3].map(() => body.push(chunk))).toEqual([true, true, true]);
     expect(body.push(chunk)).toBe(false);
     const iterator = body[Symbol.asyncIterator]();
-    await iterator.next();
+    expect((await iterator.next()).value?.length).toBe(64 * 1024);
     expect(calls.resume).toBe(1);
+    expect(body.push(chunk)).toBe(true);
     await iterator.next();
     expect(calls.resume).toBe(1);
   });
@@ -88,11 +105,12 @@ describe('UpstreamBody', () => {
   it('aborts the upstream when the reader breaks out of its loop', async () => {
     const { body, calls } = queue();
     body.push(Buffer.from('first'));
-    body.push(Buffer.from('second'));
+    let seen = '';
     for await (const chunk of body) {
-      expect(chunk.toString()).toBe('first');
+      seen += chunk.toString();
       break;
     }
+    expect(seen).toBe('first');
     expect(calls.abort).toHaveLength(1);
   });
 });

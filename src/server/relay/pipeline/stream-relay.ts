@@ -97,8 +97,9 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   try {
     for await (const chunk of upstream.body) {
       timer?.refresh();
-      // Everything one upstream read carried goes out in one write: no event waits longer than
-      // it did upstream, and a burst of small events costs one syscall, not one each.
+      // Everything that arrived since the last step (the body hands it over as one piece) goes
+      // out in one write: no event waits longer than it did upstream, and a burst of small
+      // events costs one parse and one client write, not one each.
       out.length = 0;
       const events = parser.push(chunk as Buffer);
       counter.nextChunk((chunk as Buffer).length);

@@ -7,6 +7,11 @@
  * objects, listeners and ticks per answer for bytes that are read exactly once, in order.
  * This queue is the little of it the relay needs: back-pressure (the upstream socket pauses
  * while HIGH_WATER bytes wait), an error that reaches the reader, and destroy() to stop early.
+ *
+ * The reader gets everything that arrived since its last step as one buffer. One socket read
+ * often carries many HTTP chunks (an upstream that writes each SSE event on its own, read while
+ * the relay was busy); handing them over one by one would cost a loop turn, a parse and a
+ * client write each, for bytes that arrived together.
  */
 
 /** Bytes queued before the upstream socket is paused (undici's Readable default is 64 KB). */
@@ -18,8 +23,7 @@ interface Waiter {
 }
 
 export class UpstreamBody implements AsyncIterable<Buffer> {
-  readonly #chunks: Buffer[] = [];
-  #head = 0;
+  #chunks: Buffer[] = [];
   #queued = 0;
   #ended = false;
   #error: unknown = undefined;
@@ -45,14 +49,15 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** Queues a chunk; answers false when the reader is behind and the socket should pause. */
   push(chunk: Buffer): boolean {
     if (this.#destroyed) return true;
-    const waiter = this.#waiter;
-    if (waiter) {
-      this.#waiter = undefined;
-      waiter.resolve({ value: chunk, done: false });
-      return true;
-    }
     this.#chunks.push(chunk);
     this.#queued += chunk.length;
+    const waiter = this.#waiter;
+    if (waiter) {
+      // The reader wakes once the socket read that brought this chunk has been parsed whole
+      // (microtasks run after it): every HTTP chunk of that read then goes to it in one piece.
+      this.#waiter = undefined;
+      queueMicrotask(() => this.#wake(waiter));
+    }
     if (this.#queued < HIGH_WATER) return true;
     this.#paused = true;
     return false;
@@ -61,7 +66,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   end(): void {
     this.#ended = true;
     const waiter = this.#waiter;
-    if (waiter && this.#head === this.#chunks.length) {
+    if (waiter) {
       this.#waiter = undefined;
       waiter.resolve({ value: undefined, done: true });
     }
@@ -79,21 +84,27 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
   // Reader side.
 
-  #next(): Promise<IteratorResult<Buffer>> {
-    if (this.#head < this.#chunks.length) {
-      const chunk = this.#chunks[this.#head]!;
-      this.#chunks[this.#head++] = undefined as unknown as Buffer;
-      this.#queued -= chunk.length;
-      if (this.#head === this.#chunks.length) {
-        this.#chunks.length = 0;
-        this.#head = 0;
-      }
-      if (this.#paused && this.#queued < HIGH_WATER) {
-        this.#paused = false;
-        this.resume();
-      }
-      return Promise.resolve({ value: chunk, done: false });
+  /** Everything queued, as one buffer (most reads bring one chunk; a burst becomes one piece). */
+  #take(): Buffer {
+    const chunks = this.#chunks;
+    const taken = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.#queued);
+    this.#chunks = [];
+    this.#queued = 0;
+    if (this.#paused) {
+      this.#paused = false;
+      this.resume();
     }
+    return taken;
+  }
+
+  #wake(waiter: Waiter): void {
+    if (this.#chunks.length > 0) waiter.resolve({ value: this.#take(), done: false });
+    else if (this.#error !== undefined) waiter.reject(this.#error);
+    else waiter.resolve({ value: undefined, done: true }); // destroyed meanwhile
+  }
+
+  #next(): Promise<IteratorResult<Buffer>> {
+    if (this.#chunks.length > 0) return Promise.resolve({ value: this.#take(), done: false });
     if (this.#error !== undefined) return Promise.reject(this.#error);
     if (this.#ended || this.#destroyed) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => {
@@ -101,6 +112,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     });
   }
 
+  /** Each step hands over everything that arrived since the previous one, in order, as one buffer. */
   [Symbol.asyncIterator](): AsyncIterator<Buffer> {
     return {
       next: () => this.#next(),
@@ -128,8 +140,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
-    this.#chunks.length = 0;
-    this.#head = 0;
+    this.#chunks = [];
     this.#queued = 0;
     if (!this.#ended && this.#error === undefined) this.abort(new Error('upstream body destroyed'));
     const waiter = this.#waiter;
