@@ -106,10 +106,12 @@ export class SseParser {
   /**
    * A chunk that starts after a whole character and ends with an ASCII byte (nearly all of
    * them: events end with a newline) is decoded directly, which is cheaper than the streaming
-   * decoder; a character split across chunks, or a BOM at the very start, takes the decoder.
+   * decoder; a character split across chunks, or a BOM at the very start (the decoder drops
+   * it), takes the decoder.
    */
   private decode(chunk: Uint8Array): string {
-    if (!this.decoderHolds && !this.first && chunk.length > 0 && chunk[chunk.length - 1]! < 0x80) {
+    const mayHaveBom = this.first && chunk[0] === 0xef;
+    if (!this.decoderHolds && !mayHaveBom && chunk.length > 0 && chunk[chunk.length - 1]! < 0x80) {
       return Buffer.isBuffer(chunk) ? chunk.toString('utf8') : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString('utf8');
     }
     const text = this.decoder.decode(chunk, { stream: true });
