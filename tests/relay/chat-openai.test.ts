@@ -80,6 +80,28 @@ describeEachDialect('relay chat (OpenAI channel)', (dialect) => {
     expect(after.openCount).toBe(0);
   });
 
+  it('passes a burst of events on byte for byte: the usage chunk hidden or shown as asked, [DONE] once at the end', async () => {
+    const chunk = (id: string, choices: unknown[], usage?: unknown) => ({ id, object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices, ...(usage ? { usage } : {}) });
+    const content = ['价格 ', 'ünïcode ', 'done'].map((text, i) => chunk('c1', [{ index: 0, delta: { content: text }, finish_reason: i === 2 ? 'stop' : null }]));
+    // Non-ASCII in the chunk the relay drops too: what is cut off is counted in bytes.
+    const usageChunk = chunk('c1-用量', [], { prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
+    const sse = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+    const events = [...content, usageChunk, '[DONE]'];
+    const streamed = async (includeUsage: boolean) => {
+      // The fake writes every event at once: the relay gets them in one read.
+      fake.script({ events: events.map((data) => ({ data })) });
+      const res = await fetch(`${b.s.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${b.token.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) }),
+      });
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    expect(await streamed(false)).toBe(content.map(sse).join('') + sse('[DONE]'));
+    expect(await streamed(true)).toBe(events.map(sse).join(''));
+  });
+
   it('streams the usage chunk to a client that asked for it', async () => {
     fake.script({ text: 'a b', usage: { prompt: 5, completion: 2 } });
     const stream = await b.openai().chat.completions.create({

@@ -14,7 +14,7 @@
  */
 import type { RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
-import { SseParser } from '../stream/sse-parser';
+import { plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
@@ -103,22 +103,32 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
       out.length = 0;
       const events = parser.push(chunk as Buffer);
       counter.nextChunk((chunk as Buffer).length);
-      // A chunk of plain events the converter passes on one for one goes out as its own bytes.
+      // A chunk of plain events the converter passes on one for one goes out as its own bytes;
+      // so does its start when the events at its end produce nothing (`[DONE]`, which the relay
+      // writes itself after the closing events, or a usage chunk the client did not ask for).
       let asReceived = parser.lastChunkWasPlainEvents;
+      let droppedTailBytes = 0;
       for (const event of events) {
         if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
         const step = converter.onEvent(event);
         if (step.rawText !== undefined) counter.addRaw(step.rawText);
         else counter.add(step.text);
         if (step.usage) usage = step.usage;
-        if (asReceived && (step.out.length !== 1 || step.out[0] !== event)) asReceived = false;
+        if (asReceived) {
+          if (step.out.length === 0) droppedTailBytes += plainEventBytes(event.data);
+          else if (droppedTailBytes > 0 || step.out.length !== 1 || step.out[0] !== event) asReceived = false;
+        }
         for (const e of step.out) out.push(e);
         if (step.error) {
           upstreamError = step.error;
+          asReceived = false;
           break;
         }
       }
-      if (out.length > 0) await deliver(out, asReceived ? (chunk as Buffer) : undefined);
+      if (out.length > 0) {
+        const bytes = chunk as Buffer;
+        await deliver(out, asReceived ? (droppedTailBytes > 0 ? bytes.subarray(0, bytes.length - droppedTailBytes) : bytes) : undefined);
+      }
       if (upstreamError || clientGone) break;
     }
     if (!upstreamError && !clientGone) {

@@ -183,6 +183,11 @@ export class SseParser {
   }
 }
 
+/** The bytes of one plain event as the relay writes it (`data: …\n\n`). */
+export function plainEventBytes(data: string): number {
+  return PLAIN_EVENT_OVERHEAD + Buffer.byteLength(data);
+}
+
 /**
  * The length of the events written as `data: …\n\n` (named events count as not plain). Equal
  * to the chunk's length only when the chunk was exactly that: anything the parser drops (a

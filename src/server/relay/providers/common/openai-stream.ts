@@ -117,7 +117,8 @@ export class OpenAIPassThroughStream implements StreamConverter {
     let rewritten: JsonObject | undefined;
     if (this.options.forceFormat) rewritten = canonicalChunk(chunk);
     if (this.options.thinkingToContent && this.movesThinking(choices)) rewritten = this.thinkingToContent(rewritten ?? chunk);
-    return { out: [rewritten ? sseJson(rewritten) : { data }], usage: this.usage, text };
+    // An unchanged plain event goes out as the same object: the relay may then send its bytes as they came.
+    return { out: [rewritten ? sseJson(rewritten) : event.event === undefined ? event : { data }], usage: this.usage, text };
   }
 
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
