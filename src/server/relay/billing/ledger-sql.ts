@@ -108,6 +108,16 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
   return out;
 }
 
+/** The values of the logs of `items[n]` for each n, in LOG_COLUMNS order, with the quota charged. */
+function logValues(items: readonly SettleItem[], indexes: readonly number[], charged: readonly number[]): unknown[] {
+  const values: unknown[] = [];
+  for (const n of indexes) {
+    const log = items[n]!.log as Record<string, unknown>;
+    for (const c of LOG_COLUMNS) values.push(c === 'quota' ? charged[n] : (log[c] ?? (c === 'other' || c === 'content' ? '' : 0)));
+  }
+  return values;
+}
+
 export class LedgerStatements {
   /** FOR UPDATE where rows can be locked (SQLite serialises writers instead). */
   readonly #forUpdate: string;
@@ -302,13 +312,10 @@ export class LedgerStatements {
 
     const charged = items.map((item, n) => (open.has(item.reservationId) ? item.reserved : 0) + extra[n]!);
     await this.#countUsage(trx, items, charged, backToUser, backToToken, now);
-    const logs = items.flatMap((item, n) => (item.log ? [{ ...item.log, quota: charged[n]! } as Record<string, unknown>] : []));
-    for (const chunk of chunks(logs)) {
+    const logged = items.flatMap((item, n) => (item.log ? [n] : []));
+    for (const chunk of chunks(logged)) {
       const row = `(${placeholders(LOG_COLUMNS.length)})`;
-      await trx.run(
-        this.#logInsertHead + chunk.map(() => row).join(', '),
-        chunk.flatMap((log) => LOG_COLUMNS.map((c) => log[c] ?? (c === 'other' || c === 'content' ? '' : 0))),
-      );
+      await trx.run(this.#logInsertHead + chunk.map(() => row).join(', '), logValues(items, chunk, charged));
     }
     for (const ids of chunks([...open])) await trx.run(`DELETE FROM quota_reservations WHERE id IN (${placeholders(ids.length)})`, ids);
     return charged;

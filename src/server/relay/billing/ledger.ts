@@ -120,7 +120,10 @@ export class Ledger {
     }).then((outcome) => (outcome.ok ? { ok: true as const, id } : outcome));
   }
 
-  /** Queues a final charge (or refund); resolves with what was charged once committed. */
+  /**
+   * Queues a final charge (or refund); resolves with what was charged once committed. The
+   * item is the ledger's from here on (it marks memory holds on it).
+   */
   settle(item: SettleItem): Promise<SettleResult> {
     if (this.#holds.isHeld(item.reservationId)) {
       // A failed request on a memory hold: nothing was written, so nothing is.
@@ -128,7 +131,7 @@ export class Ledger {
         this.#holds.release(item.reservationId);
         return Promise.resolve({ charged: 0, userQuotaAfter: 0 });
       }
-      item = { ...item, memoryHold: true };
+      item.memoryHold = true;
       this.#holds.grow(item.reservationId, item.quota);
     }
     return new Promise<SettleResult>((resolve) => {
