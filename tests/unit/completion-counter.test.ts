@@ -42,6 +42,21 @@ describe('completion counter', () => {
     expect(counter.total()).toBeGreaterThan(total);
   });
 
+  it('keeps no unread data once read steps filled the text sample, and estimates it from them', () => {
+    let reads = 0;
+    const counter = new CompletionCounter('gpt-4o', (raw) => {
+      reads++;
+      return textOf(raw);
+    });
+    const piece = 'lorem ipsum dolor sit amet '.repeat(200);
+    // The first chunk is read (the relay parses it), the rest pass on unread.
+    counter.add(piece, chunkOf(piece).length);
+    for (let n = 0; n < 19; n++) counter.addRaw(chunkOf(piece));
+    const exact = countText(piece.repeat(20), 'gpt-4o');
+    expect(Math.abs(counter.total() - exact) / exact).toBeLessThan(0.02);
+    expect(reads).toBe(0);
+  });
+
   it('counts nothing for an answer without text', () => {
     const counter = new CompletionCounter('gpt-4o', textOf);
     counter.addRaw(chunkOf(''));

@@ -42,6 +42,10 @@ export class ClaudeStreamFromOpenAI implements StreamConverter {
     return { ...step, out };
   }
 
+  release(): void {
+    this.inner.release?.();
+  }
+
   textOf(raw: string): string {
     return this.inner.textOf?.(raw) ?? '';
   }

@@ -34,6 +34,9 @@ export class CompletionCounter {
   #chunkChars = 0;
   #chunkHeld = true;
   #retained = 0;
+  /** Text of the steps that were read, and the length of the `data` it came from. */
+  #parsedText = 0;
+  #parsedRaw = 0;
 
   /** `textOf` reads the text of a rawText step (the stream converter's). */
   constructor(
@@ -49,6 +52,9 @@ export class CompletionCounter {
     this.#rawTotal += raw.length;
     this.#counted = undefined;
     if (this.#rawKept >= RAW_SAMPLE_CHARS) return;
+    // The text sample is full and read steps tell the text per raw char: nothing to keep (a
+    // long answer's big chunks would otherwise stay referenced for the whole stream).
+    if (this.#rawKept === 0 && this.#sampleChars >= SAMPLE_CHARS && this.#parsedRaw > 0) return;
     if (!this.#chunkHeld && this.#retained + this.#chunkChars <= RAW_RETAIN_CHARS) {
       this.#retained += this.#chunkChars;
       this.#chunkHeld = true;
@@ -64,21 +70,29 @@ export class CompletionCounter {
   }
 
   #readRaw(): void {
-    if (this.#raw.length === 0 || !this.textOf) return;
-    let chars = 0;
-    for (const raw of this.#raw) {
-      const text = this.textOf(typeof raw === 'string' ? raw : raw.toString());
-      chars += text.length;
-      this.add(text);
-    }
     const unkept = this.#rawTotal - this.#rawKept;
-    if (unkept > 0 && this.#rawKept > 0) this.#totalChars += Math.round((chars * unkept) / this.#rawKept);
+    if (this.#rawKept > 0 && this.textOf) {
+      let chars = 0;
+      for (const raw of this.#raw) {
+        const text = this.textOf(typeof raw === 'string' ? raw : raw.toString());
+        chars += text.length;
+        this.add(text);
+      }
+      if (unkept > 0) this.#totalChars += Math.round((chars * unkept) / this.#rawKept);
+    } else if (unkept > 0 && this.#parsedRaw > 0) {
+      this.#totalChars += Math.round((this.#parsedText * unkept) / this.#parsedRaw);
+    }
     this.#raw = [];
     this.#rawKept = 0;
     this.#rawTotal = 0;
   }
 
-  add(text: string | undefined): void {
+  /** Text of a step that was read; `rawChars`: the length of the upstream `data` it came from. */
+  add(text: string | undefined, rawChars = 0): void {
+    if (rawChars > 0) {
+      this.#parsedRaw += rawChars;
+      this.#parsedText += text?.length ?? 0;
+    }
     if (!text) return;
     this.#totalChars += text.length;
     this.#counted = undefined;

@@ -94,48 +94,57 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
 
   // The events of one upstream chunk (reused: steps are not kept, see StreamConverter.onEvent).
   const out: SseEvent[] = [];
+  /**
+   * Parses and converts what arrived into `out`; answers the bytes to send as they came when
+   * that is exactly what `out` holds (else `out` is formatted). Everything that arrived since
+   * the last step comes as one piece (see UpstreamBody), so a burst of small events costs one
+   * parse and one client write, not one each.
+   */
+  const convert = (chunk: Buffer): Buffer | undefined => {
+    const events = parser.push(chunk);
+    counter.nextChunk(chunk.length);
+    // A chunk of plain events the converter passes on one for one goes out as its own bytes;
+    // so does its start when the events at its end produce nothing (`[DONE]`, which the relay
+    // writes itself after the closing events, or a usage chunk the client did not ask for).
+    let asReceived = parser.lastChunkWasPlainEvents;
+    let droppedTailBytes = 0;
+    for (const event of events) {
+      if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
+      const step = converter.onEvent(event);
+      if (step.rawText !== undefined) counter.addRaw(step.rawText);
+      else counter.add(step.text, event.data.length);
+      if (step.usage) usage = step.usage;
+      if (asReceived) {
+        if (step.out.length === 0) droppedTailBytes += plainEventBytes(event.data);
+        else if (droppedTailBytes > 0 || step.out.length !== 1 || step.out[0] !== event) asReceived = false;
+      }
+      for (const e of step.out) out.push(e);
+      if (step.error) {
+        upstreamError = step.error;
+        return undefined;
+      }
+    }
+    if (!asReceived) return undefined;
+    return droppedTailBytes > 0 ? chunk.subarray(0, chunk.length - droppedTailBytes) : chunk;
+  };
+
   try {
     for await (const chunk of upstream.body) {
       timer?.refresh();
-      // Everything that arrived since the last step (the body hands it over as one piece) goes
-      // out in one write: no event waits longer than it did upstream, and a burst of small
-      // events costs one parse and one client write, not one each.
+      const bytes = convert(chunk);
+      if (out.length > 0) await deliver(out, bytes);
+      // Nothing of this chunk stays referenced while the next one is awaited: the chunks of a
+      // slow stream then die young instead of being promoted to the old generation, which
+      // would make memory grow with the answer's length until the next full collection.
       out.length = 0;
-      const events = parser.push(chunk as Buffer);
-      counter.nextChunk((chunk as Buffer).length);
-      // A chunk of plain events the converter passes on one for one goes out as its own bytes;
-      // so does its start when the events at its end produce nothing (`[DONE]`, which the relay
-      // writes itself after the closing events, or a usage chunk the client did not ask for).
-      let asReceived = parser.lastChunkWasPlainEvents;
-      let droppedTailBytes = 0;
-      for (const event of events) {
-        if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
-        const step = converter.onEvent(event);
-        if (step.rawText !== undefined) counter.addRaw(step.rawText);
-        else counter.add(step.text);
-        if (step.usage) usage = step.usage;
-        if (asReceived) {
-          if (step.out.length === 0) droppedTailBytes += plainEventBytes(event.data);
-          else if (droppedTailBytes > 0 || step.out.length !== 1 || step.out[0] !== event) asReceived = false;
-        }
-        for (const e of step.out) out.push(e);
-        if (step.error) {
-          upstreamError = step.error;
-          asReceived = false;
-          break;
-        }
-      }
-      if (out.length > 0) {
-        const bytes = chunk as Buffer;
-        await deliver(out, asReceived ? (droppedTailBytes > 0 ? bytes.subarray(0, bytes.length - droppedTailBytes) : bytes) : undefined);
-      }
+      converter.release?.();
       if (upstreamError || clientGone) break;
     }
     if (!upstreamError && !clientGone) {
       for (const event of parser.end()) {
         const step = converter.onEvent(event);
         if (step.rawText !== undefined) counter.addRaw(step.rawText);
-        else counter.add(step.text);
+        else counter.add(step.text, event.data.length);
         if (step.usage) usage = step.usage;
         await deliver(step.out);
         if (step.error) upstreamError = step.error;

@@ -159,6 +159,11 @@ export interface StreamConverter {
    */
   onEvent(event: SseEvent): StreamStep;
   /**
+   * The relay is done with the steps handed out so far (called after each upstream read): a
+   * converter that reuses a step drops what it refers to, so no event outlives its chunk.
+   */
+  release?(): void;
+  /**
    * Called once when the upstream stream ends; may emit closing events (not `[DONE]`), such as
    * the usage chunk a client asked for with `stream_options.include_usage` or Claude's
    * `message_delta`/`message_stop`. `fallbackUsage` is the pipeline's local count (prompt +

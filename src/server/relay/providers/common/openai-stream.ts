@@ -67,6 +67,9 @@ export function carriesUsage(data: string): boolean {
   return false;
 }
 
+/** What the reused fast-path step holds between two upstream reads. */
+const RELEASED: SseEvent = { data: '' };
+
 export class OpenAIPassThroughStream implements StreamConverter {
   private readonly meta: ChunkMeta;
   private usage: Usage | undefined;
@@ -81,6 +84,13 @@ export class OpenAIPassThroughStream implements StreamConverter {
   constructor(private readonly options: OpenAIStreamOptions) {
     this.meta = { id: '', created: nowSeconds(), model: options.model };
     this.unread = !options.forceFormat && !options.thinkingToContent;
+  }
+
+  release(): void {
+    const step = this.passStep;
+    step.out[0] = RELEASED;
+    step.rawText = '';
+    step.usage = undefined;
   }
 
   textOf(raw: string): string {
