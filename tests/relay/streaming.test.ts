@@ -9,7 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect, DIALECTS } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
-import { SseWriter } from '../../src/server/relay/stream/sse-writer';
+import { SSE_HEADERS, SseWriter } from '../../src/server/relay/stream/sse-writer';
+import { headerList, type RelayReply } from '../../src/server/relay/pipeline/exchange';
+
+/** A reply whose headers were set before the pipeline ran. */
+function reply(raw: ServerResponse, headers: Record<string, unknown>): RelayReply {
+  return { raw, hijack: () => undefined, getHeaders: () => headers, statusCode: 200, sent: false };
+}
 import { setOption, startBench, type Bench } from './harness';
 import { balances, seedChannel } from './seed';
 
@@ -139,15 +145,35 @@ describe.skipIf(!DIALECTS[0]!.url)('relay streaming timeout', () => {
   });
 });
 
+describe('reply header list', () => {
+  it('lists the reply headers, then its own, which win over the same name in any case', () => {
+    const headers = { 'x-request-id': 'r1', 'content-type': 'text/html', 'set-cookie': ['a=1', 'b=2'], absent: undefined };
+    expect(headerList(reply({} as ServerResponse, headers), { 'Content-Type': 'application/json', 'Content-Length': 12 })).toEqual([
+      'x-request-id',
+      'r1',
+      'set-cookie',
+      'a=1',
+      'set-cookie',
+      'b=2',
+      'Content-Type',
+      'application/json',
+      'Content-Length',
+      12,
+    ]);
+  });
+});
+
 describe('SSE writer', () => {
   it('sends a keep-alive comment on silence and nothing while busy', async () => {
     let writer: SseWriter | undefined;
     const server = createServer((_req, res) => {
       writer = new SseWriter(res, 60);
-      writer.open({});
+      writer.open(headerList(reply(res, { 'x-oneapi-request-id': 'r1' }), SSE_HEADERS));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('x-oneapi-request-id')).toBe('r1');
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toBe(': ping\n\n');

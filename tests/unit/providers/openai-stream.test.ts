@@ -29,7 +29,7 @@ describe('OpenAI-shaped streams', () => {
     expect(run.text).toBe('Hello there');
   });
 
-  it('reads only the first chunk and those with usage or an error; the rest pass on unread', () => {
+  it('reads only the chunks with usage or an error; the rest, the first included, pass on unread', () => {
     const withNulls = events(
       chunk({ role: 'assistant', content: '' }, null, { usage: null }),
       chunk({ content: 'say "usage": {} and "error"' }, null, { usage: null }),
@@ -38,13 +38,25 @@ describe('OpenAI-shaped streams', () => {
       '[DONE]',
     );
     const run = runStream(openaiProvider.createStream!('chat', target(), { includeUsage: false }), withNulls);
-    expect(run.unread).toBe(2);
+    expect(run.unread).toBe(3);
     expect(run.out.map((e) => e.data)).toEqual(withNulls.slice(0, 3).map((e) => e.data));
     expect(run.usage).toEqual({ promptTokens: 9, completionTokens: 3 });
     expect(run.text).toBe('say "usage": {} and "error"!');
     // An error chunk after the first is still read, and ends the stream.
     const failing = runStream(openaiProvider.createStream!('chat', target(), { includeUsage: false }), events(chunk({ content: 'a' }), { error: { message: 'overloaded', type: 'server_error' } }));
     expect(failing.errors).toHaveLength(1);
+  });
+
+  it('looks for usage once per upstream read, but in every event of a read that continues an earlier one', () => {
+    const usageEvent = { data: JSON.stringify({ ...base, choices: [], usage }) };
+    const clean = openaiProvider.createStream!('chat', target(), { includeUsage: true });
+    clean.onChunk!(Buffer.from(`data: ${recorded[1]!.data}\n\n`), true);
+    expect(clean.onEvent(recorded[1]!).rawText).toBe(recorded[1]!.data);
+    clean.release!();
+    // The usage event began in the previous read: this read's bytes lack the whole marker.
+    const continued = openaiProvider.createStream!('chat', target(), { includeUsage: true });
+    continued.onChunk!(Buffer.from(usageEvent.data.slice(usageEvent.data.indexOf('"usage"') + 3) + '\n\n'), false);
+    expect(continued.onEvent(usageEvent).usage).toEqual({ promptTokens: 9, completionTokens: 3 });
   });
 
   it('tells a non-null usage from a null one in raw chunk text', () => {

@@ -42,6 +42,10 @@ export class ClaudeStreamFromOpenAI implements StreamConverter {
     return { ...step, out };
   }
 
+  onChunk(bytes: Buffer, whole: boolean): void {
+    this.inner.onChunk?.(bytes, whole);
+  }
+
   release(): void {
     this.inner.release?.();
   }

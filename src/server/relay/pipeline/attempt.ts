@@ -4,7 +4,7 @@
  * (speech) or read whole and converted. Throws a RelayError while nothing was sent to the
  * client (the retry loop decides); answers the outcome once the client got an answer.
  */
-import type { RelayReply } from './exchange';
+import { headerList, type RelayReply } from './exchange';
 import { channelFamily } from '../../../shared/channel-types';
 import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
 import { providerForChannelType } from '../providers';
@@ -194,7 +194,7 @@ function replyPayload(body: unknown, json: unknown, text: string, isJson: boolea
 function sendWhole(reply: RelayReply, type: string, payload: string): void {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': type, 'Content-Length': Buffer.byteLength(payload) });
+  raw.writeHead(200, headerList(reply, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(payload) }));
   raw.end(payload);
 }
 
@@ -222,7 +222,7 @@ function usageExtras(call: RelayCall, json: unknown, parsed: ParsedResponse): { 
 async function relayBinary(call: RelayCall, reply: RelayReply, response: UpstreamResponse, controller: UpstreamAbort, outcome: Route): Promise<Delivered> {
   const raw = reply.raw;
   reply.hijack();
-  raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), 'Content-Type': headerValue(response.headers, 'content-type') ?? 'application/octet-stream' });
+  raw.writeHead(200, headerList(reply, { 'Content-Type': headerValue(response.headers, 'content-type') ?? 'application/octet-stream' }));
   const onClose = () => {
     if (!raw.writableFinished) controller.abort();
   };

@@ -25,3 +25,27 @@ export interface RelayReply {
   /** Something was sent, or the response was taken over. */
   readonly sent: boolean;
 }
+
+/**
+ * The reply's headers followed by `own` (which win over a reply header of the same name), as
+ * the flat [name, value, …] list `writeHead` takes: no merged object is built per answer.
+ */
+export function headerList(reply: RelayReply, own: Readonly<Record<string, string | number>>): (string | number)[] {
+  const list: (string | number)[] = [];
+  const set = reply.getHeaders();
+  for (const name in set) {
+    const value = set[name];
+    if (value === undefined || hasHeader(own, name)) continue;
+    if (Array.isArray(value)) for (const v of value) list.push(name, String(v));
+    else list.push(name, typeof value === 'number' ? value : String(value));
+  }
+  for (const name in own) list.push(name, own[name]!);
+  return list;
+}
+
+function hasHeader(own: Readonly<Record<string, unknown>>, name: string): boolean {
+  if (name in own) return true;
+  const lower = name.toLowerCase();
+  for (const key in own) if (key.toLowerCase() === lower) return true;
+  return false;
+}

@@ -12,10 +12,10 @@
  *   ends the client's stream with an error event. Either way the request is billed for what
  *   was delivered: upstream usage where it arrived, else prompt + the counted completion.
  */
-import type { RelayReply } from './exchange';
+import { headerList, type RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
 import { plainEventBytes, SseParser } from '../stream/sse-parser';
-import { formatEvents, SseWriter } from '../stream/sse-writer';
+import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
 import type { UpstreamAbort } from '../upstream/abort';
@@ -79,7 +79,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     if (!writer) {
       reply.hijack();
       writer = new SseWriter(reply.raw);
-      writer.open(reply.getHeaders() as Record<string, string>);
+      writer.open(headerList(reply, SSE_HEADERS));
     }
     return writer;
   };
@@ -101,6 +101,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
    * parse and one client write, not one each.
    */
   const convert = (chunk: Buffer): Buffer | undefined => {
+    converter.onChunk?.(chunk, parser.atEventBoundary);
     const events = parser.push(chunk);
     counter.nextChunk(chunk.length);
     // A chunk of plain events the converter passes on one for one goes out as its own bytes;

@@ -159,6 +159,12 @@ export interface StreamConverter {
    */
   onEvent(event: SseEvent): StreamStep;
   /**
+   * Called before the events of each upstream read with its bytes; `whole`: every event of
+   * it begins in it (none was begun by an earlier read). Lets a converter look for markers
+   * once per read instead of once per event.
+   */
+  onChunk?(bytes: Buffer, whole: boolean): void;
+  /**
    * The relay is done with the steps handed out so far (called after each upstream read): a
    * converter that reuses a step drops what it refers to, so no event outlives its chunk.
    */

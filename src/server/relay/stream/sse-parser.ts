@@ -58,6 +58,11 @@ export class SseParser {
     this.dataLinePerEvent = options.dataLinePerEvent ?? false;
   }
 
+  /** Nothing is pending: the next chunk's events all begin in it. */
+  get atEventBoundary(): boolean {
+    return this.atBoundary;
+  }
+
   /** Feeds one chunk; returns the events it completed. Throws `SseLineTooLongError`. */
   push(chunk: Uint8Array): SseEvent[] {
     const events: SseEvent[] = [];

@@ -51,11 +51,12 @@ export class SseWriter {
   }
 
   /**
-   * Commits the stream (no retry from here on). The headers leave with the first events, in
-   * the same write: the writer is opened only when there is something to send.
+   * Commits the stream (no retry from here on). The headers (a flat [name, value, …] list
+   * that includes SSE_HEADERS) leave with the first events, in the same write: the writer is
+   * opened only when there is something to send.
    */
-  open(headers: Record<string, string | number | string[]>): void {
-    this.res.writeHead(200, { ...headers, ...SSE_HEADERS });
+  open(headers: (string | number)[]): void {
+    this.res.writeHead(200, headers);
   }
 
   /** Writes events; resolves when they are handed to the socket (after a drain if needed). */

@@ -78,6 +78,13 @@ export class OpenAIPassThroughStream implements StreamConverter {
   /** Chunks are passed on unread unless they carry usage or an error (no chunk is rewritten). */
   private readonly unread: boolean;
   private sawChunk = false;
+  /**
+   * The first chunk's data, for a usage chunk made up at the end (it names id, model and
+   * creation time): read only then, and kept only while the client may still need one.
+   */
+  private firstData: string | undefined;
+  /** The events of the current upstream read carry no usage and no error (see onChunk). */
+  private chunkClean = false;
   /** The fast path's step, filled in again for every event it passes on (see StreamConverter.onEvent). */
   private readonly passStep: StreamStep & { out: [SseEvent] } = { out: [{ data: '' }], usage: undefined, rawText: '' };
 
@@ -86,7 +93,14 @@ export class OpenAIPassThroughStream implements StreamConverter {
     this.unread = !options.forceFormat && !options.thinkingToContent;
   }
 
+  onChunk(bytes: Buffer, whole: boolean): void {
+    // Two searches over the read instead of two per event; an event begun in an earlier read
+    // (`whole` false) may have its marker split across the two.
+    this.chunkClean = whole && bytes.indexOf('"usage"') === -1 && bytes.indexOf('"error"') === -1;
+  }
+
   release(): void {
+    this.chunkClean = false;
     const step = this.passStep;
     step.out[0] = RELEASED;
     step.rawText = '';
@@ -100,10 +114,13 @@ export class OpenAIPassThroughStream implements StreamConverter {
   onEvent(event: SseEvent): StreamStep {
     const data = event.data;
     if (data === '[DONE]') return { out: [], usage: this.usage };
-    // The fast path: after the first chunk (which names id, model and creation time for a
-    // usage chunk made up at the end) a chunk without usage or error goes on as it came, and
-    // its text is read only if the stream ends without usage.
-    if (this.unread && this.sawChunk && !data.includes('"error"') && !carriesUsage(data)) {
+    // The fast path: a chunk without usage or error goes on as it came, and its text is read
+    // only if the stream ends without usage.
+    if (this.unread && (this.chunkClean || (!data.includes('"error"') && !carriesUsage(data)))) {
+      if (!this.sawChunk) {
+        this.sawChunk = true;
+        if (this.options.includeUsage) this.firstData = data;
+      }
       const step = this.passStep;
       step.out[0] = event.event === undefined ? event : { data };
       step.usage = this.usage;
@@ -122,7 +139,10 @@ export class OpenAIPassThroughStream implements StreamConverter {
     const text = choicesText(chunk);
     const choices = arr(chunk.choices);
     if (usage && choices.length === 0 && !this.options.includeUsage) return { out: [], usage: this.usage, text };
-    if (usage && this.options.includeUsage) this.usageSentToClient = true;
+    if (usage && this.options.includeUsage) {
+      this.usageSentToClient = true;
+      this.firstData = undefined;
+    }
 
     let rewritten: JsonObject | undefined;
     if (this.options.forceFormat) rewritten = canonicalChunk(chunk);
@@ -140,6 +160,11 @@ export class OpenAIPassThroughStream implements StreamConverter {
     }
     const usage = finalUsage(this.usage, fallbackUsage);
     if (this.options.includeUsage && !this.usageSentToClient && usage) {
+      // Named after the first chunk when no chunk was read (the fast path passed them all).
+      if (!this.meta.id && this.firstData !== undefined) {
+        const first = parseJson(this.firstData);
+        if (isRecord(first)) this.remember(first);
+      }
       const chunk = usageChunk(this.meta, usage);
       if (this.options.mode === 'completions') chunk.object = 'text_completion';
       out.push(sseJson(chunk));
