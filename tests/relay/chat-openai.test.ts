@@ -7,6 +7,7 @@ import { describeEachDialect } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startBench, type Bench } from './harness';
 import { balances, seedChannel } from './seed';
+import { countText } from '../../src/server/relay/pipeline/token-count';
 
 describeEachDialect('relay chat (OpenAI channel)', (dialect) => {
   let fake: FakeOpenAI;
@@ -100,6 +101,24 @@ describeEachDialect('relay chat (OpenAI channel)', (dialect) => {
     };
     expect(await streamed(false)).toBe(content.map(sse).join('') + sse('[DONE]'));
     expect(await streamed(true)).toBe(events.map(sse).join(''));
+  });
+
+  it('passes events that arrive one read at a time on as they came, and counts what it did not read when upstream sends no usage', async () => {
+    const piece = (n: number) => `第${n}段：价格合理，lorem ipsum dolor sit amet, consectetur adipiscing elit. `.repeat(6);
+    const content = Array.from({ length: 30 }, (_, n) => ({ id: 'c2', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: piece(n) }, finish_reason: null }] }));
+    // Paced: each event reaches the relay in a read of its own, most of them after the
+    // count's sample is full (those are passed on without being decoded).
+    fake.script({ events: [...content.map((data) => ({ data })), { data: '[DONE]' }], delayMs: 5 });
+    const res = await fetch(`${b.s.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.token.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }], stream: true }),
+    });
+    expect(await res.text()).toBe(content.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('') + 'data: [DONE]\n\n');
+    await b.flush();
+    const log = await b.s.app.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', b.user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const exact = countText(content.map((_, n) => piece(n)).join(''), 'gpt-4o-mini');
+    expect(Math.abs(log.completion_tokens - exact) / exact).toBeLessThan(0.05);
   });
 
   it('streams the usage chunk to a client that asked for it', async () => {

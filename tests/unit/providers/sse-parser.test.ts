@@ -97,4 +97,23 @@ describe('SSE parser', () => {
     buffer.set(bytes('lo\n\n'));
     expect(parser.push(buffer.subarray(0, 4))).toEqual([{ data: 'hello' }]);
   });
+
+  it('skips a chunk of whole plain events without decoding it, and nothing else', () => {
+    const started = () => {
+      const parser = new SseParser();
+      parser.push(Buffer.from('data: {"first":1}\n\n'));
+      return parser;
+    };
+    expect(started().skipPlainEvents(Buffer.from('data: {"a":1}\n\ndata: 价格\n\n'))).toBe(2);
+    // The very first chunk (a BOM), a comment, a named event, a CR, an unfinished event: parsed.
+    expect(new SseParser().skipPlainEvents(Buffer.from('data: 1\n\n'))).toBe(0);
+    for (const text of [': ping\n\n', 'event: x\ndata: 1\n\n', 'data: 1\r\n\r\n', 'data: 1\n\ndata: 2\n', 'data: 1\ndata: 2\n\n', 'data:1\n\n']) {
+      expect(started().skipPlainEvents(Buffer.from(text))).toBe(0);
+    }
+    // After a chunk that left an event pending, the next one continues it.
+    const pending = started();
+    pending.push(Buffer.from('data: {"par'));
+    expect(pending.skipPlainEvents(Buffer.from('tial":1}\n\n'))).toBe(0);
+    expect(pending.push(Buffer.from('tial":1}\n\n'))).toEqual([{ data: '{"partial":1}' }]);
+  });
 });

@@ -42,8 +42,9 @@ export class ClaudeStreamFromOpenAI implements StreamConverter {
     return { ...step, out };
   }
 
-  onChunk(bytes: Buffer, whole: boolean): void {
+  onChunk(bytes: Buffer, whole: boolean): boolean {
     this.inner.onChunk?.(bytes, whole);
+    return false; // every event is converted to Claude's
   }
 
   release(): void {

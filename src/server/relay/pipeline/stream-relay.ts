@@ -14,7 +14,7 @@
  */
 import { headerList, type RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
-import { plainEventBytes, SseParser } from '../stream/sse-parser';
+import { PLAIN_EVENT_OVERHEAD, plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
@@ -85,7 +85,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   };
   /** `bytes`: the upstream chunk these events came from, when they are exactly its content. */
   const deliver = async (events: SseEvent[], bytes?: Buffer): Promise<void> => {
-    if (events.length === 0 || clientGone) return;
+    if ((events.length === 0 && !bytes) || clientGone) return;
     if (events.some((e) => e.event === 'error')) sentErrorEvent = true;
     if (bytes) await open().writeRaw(bytes);
     else await open().write(events);
@@ -101,7 +101,15 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
    * parse and one client write, not one each.
    */
   const convert = (chunk: Buffer): Buffer | undefined => {
-    converter.onChunk?.(chunk, parser.atEventBoundary);
+    // A read none of whose events needs a look, once the count's raw sample is full, is not
+    // even decoded: its bytes go on as they came (no text, no event objects per read).
+    if (converter.onChunk?.(chunk, parser.atEventBoundary) && counter.rawSampleFull) {
+      const skipped = parser.skipPlainEvents(chunk);
+      if (skipped > 0) {
+        counter.addSkipped(chunk.length - skipped * PLAIN_EVENT_OVERHEAD);
+        return chunk;
+      }
+    }
     const events = parser.push(chunk);
     counter.nextChunk(chunk.length);
     // A chunk of plain events the converter passes on one for one goes out as its own bytes;
@@ -125,7 +133,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
         return undefined;
       }
     }
-    if (!asReceived) return undefined;
+    if (!asReceived || out.length === 0) return undefined;
     return droppedTailBytes > 0 ? chunk.subarray(0, chunk.length - droppedTailBytes) : chunk;
   };
 
@@ -133,7 +141,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     for await (const chunk of upstream.body) {
       timer?.refresh();
       const bytes = convert(chunk);
-      if (out.length > 0) await deliver(out, bytes);
+      if (out.length > 0 || bytes) await deliver(out, bytes);
       // Nothing of this chunk stays referenced while the next one is awaited: the chunks of a
       // slow stream then die young instead of being promoted to the old generation, which
       // would make memory grow with the answer's length until the next full collection.

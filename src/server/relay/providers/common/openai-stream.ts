@@ -93,10 +93,12 @@ export class OpenAIPassThroughStream implements StreamConverter {
     this.unread = !options.forceFormat && !options.thinkingToContent;
   }
 
-  onChunk(bytes: Buffer, whole: boolean): void {
+  onChunk(bytes: Buffer, whole: boolean): boolean {
     // Two searches over the read instead of two per event; an event begun in an earlier read
     // (`whole` false) may have its marker split across the two.
     this.chunkClean = whole && bytes.indexOf('"usage"') === -1 && bytes.indexOf('"error"') === -1;
+    // After the first chunk (kept for its id and model), such a read needs no look at all.
+    return this.unread && this.sawChunk && this.chunkClean && bytes.indexOf('[DONE]') === -1;
   }
 
   release(): void {
