@@ -50,12 +50,12 @@ describe('OpenAI-shaped streams', () => {
   it('looks for usage once per upstream read, but in every event of a read that continues an earlier one', () => {
     const usageEvent = { data: JSON.stringify({ ...base, choices: [], usage }) };
     const clean = openaiProvider.createStream!('chat', target(), { includeUsage: true });
-    clean.onChunk!(Buffer.from(`data: ${recorded[1]!.data}\n\n`), true);
+    clean.onChunk!(`data: ${recorded[1]!.data}\n\n`, true);
     expect(clean.onEvent(recorded[1]!).rawText).toBe(recorded[1]!.data);
     clean.release!();
     // The usage event began in the previous read: this read's bytes lack the whole marker.
     const continued = openaiProvider.createStream!('chat', target(), { includeUsage: true });
-    continued.onChunk!(Buffer.from(usageEvent.data.slice(usageEvent.data.indexOf('"usage"') + 3) + '\n\n'), false);
+    continued.onChunk!(usageEvent.data.slice(usageEvent.data.indexOf('"usage"') + 3) + '\n\n', false);
     expect(continued.onEvent(usageEvent).usage).toEqual({ promptTokens: 9, completionTokens: 3 });
   });
 
@@ -67,6 +67,9 @@ describe('OpenAI-shaped streams', () => {
     expect(carriesUsage('{"c":"the \\"usage\\": 1","usage":null}')).toBe(false);
     expect(carriesUsage('{"c":"usage","usage":{"a":1}}')).toBe(true);
     expect(carriesUsage('{"choices":[]}')).toBe(false);
+    // Over a whole read's text: OpenAI's `"usage":null` in every chunk is no usage.
+    expect(carriesUsage('data: {"usage":null}\n\ndata: {"usage" : null}\n\n')).toBe(false);
+    expect(carriesUsage('data: {"usage":null}\n\ndata: {"usage":{"prompt_tokens":1}}\n\n')).toBe(true);
   });
 
   it('hides the forced usage chunk from clients that did not ask for it, but still reports usage', () => {

@@ -98,22 +98,20 @@ describe('SSE parser', () => {
     expect(parser.push(buffer.subarray(0, 4))).toEqual([{ data: 'hello' }]);
   });
 
-  it('skips a chunk of whole plain events without decoding it, and nothing else', () => {
-    const started = () => {
-      const parser = new SseParser();
-      parser.push(Buffer.from('data: {"first":1}\n\n'));
-      return parser;
-    };
-    expect(started().skipPlainEvents(Buffer.from('data: {"a":1}\n\ndata: 价格\n\n'))).toBe(2);
-    // The very first chunk (a BOM), a comment, a named event, a CR, an unfinished event: parsed.
-    expect(new SseParser().skipPlainEvents(Buffer.from('data: 1\n\n'))).toBe(0);
-    for (const text of [': ping\n\n', 'event: x\ndata: 1\n\n', 'data: 1\r\n\r\n', 'data: 1\n\ndata: 2\n', 'data: 1\ndata: 2\n\n', 'data:1\n\n']) {
-      expect(started().skipPlainEvents(Buffer.from(text))).toBe(0);
-    }
-    // After a chunk that left an event pending, the next one continues it.
-    const pending = started();
-    pending.push(Buffer.from('data: {"par'));
-    expect(pending.skipPlainEvents(Buffer.from('tial":1}\n\n'))).toBe(0);
-    expect(pending.push(Buffer.from('tial":1}\n\n'))).toEqual([{ data: '{"partial":1}' }]);
+  it('hands each chunk text to the caller first, saying whether its events all begin in it', () => {
+    const parser = new SseParser();
+    const seen: [string, boolean][] = [];
+    const onText = (text: string, whole: boolean) => seen.push([text, whole]);
+    expect(parser.push(Buffer.from('data: {"a":1}\n\ndata: 价格\n\n'), onText)).toEqual([{ data: '{"a":1}' }, { data: '价格' }]);
+    // A chunk that leaves an event pending: the next one continues it, so it is not whole.
+    expect(parser.push(Buffer.from('data: {"par'), onText)).toEqual([]);
+    expect(parser.push(Buffer.from('tial":1}\n\n'), onText)).toEqual([{ data: '{"partial":1}' }]);
+    expect(parser.push(Buffer.from('data: 2\n\n'), onText)).toEqual([{ data: '2' }]);
+    expect(seen).toEqual([
+      ['data: {"a":1}\n\ndata: 价格\n\n', true],
+      ['data: {"par', true],
+      ['tial":1}\n\n', false],
+      ['data: 2\n\n', true],
+    ]);
   });
 });

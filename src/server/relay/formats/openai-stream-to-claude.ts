@@ -42,9 +42,8 @@ export class ClaudeStreamFromOpenAI implements StreamConverter {
     return { ...step, out };
   }
 
-  onChunk(bytes: Buffer, whole: boolean): boolean {
-    this.inner.onChunk?.(bytes, whole);
-    return false; // every event is converted to Claude's
+  onChunk(text: string, whole: boolean): void {
+    this.inner.onChunk?.(text, whole);
   }
 
   release(): void {

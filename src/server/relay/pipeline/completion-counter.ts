@@ -37,8 +37,6 @@ export class CompletionCounter {
   /** Text of the steps that were read, and the length of the `data` it came from. */
   #parsedText = 0;
   #parsedRaw = 0;
-  /** Bytes of `data` passed on without being decoded (see addSkipped). */
-  #skippedBytes = 0;
 
   /** `textOf` reads the text of a rawText step (the stream converter's). */
   constructor(
@@ -65,20 +63,6 @@ export class CompletionCounter {
     this.#rawKept += raw.length;
   }
 
-  /** The raw sample is full: more unread data only counts by its size. */
-  get rawSampleFull(): boolean {
-    return this.#rawKept >= RAW_SAMPLE_CHARS;
-  }
-
-  /**
-   * Unread `data` that was not even decoded (a read passed on as bytes once the raw sample is
-   * full): its text is estimated from the sample's text per raw byte.
-   */
-  addSkipped(bytes: number): void {
-    this.#skippedBytes += bytes;
-    this.#counted = undefined;
-  }
-
   /** The size of the upstream chunk (bytes: at least its text's length) the next raw steps come from. */
   nextChunk(chars: number): void {
     this.#chunkChars = chars;
@@ -86,13 +70,7 @@ export class CompletionCounter {
   }
 
   #readRaw(): void {
-    let unkept = this.#rawTotal - this.#rawKept;
-    if (this.#skippedBytes > 0 && this.#rawKept > 0) {
-      let keptBytes = 0;
-      for (const raw of this.#raw) keptBytes += typeof raw === 'string' ? Buffer.byteLength(raw) : raw.length;
-      unkept += Math.round((this.#skippedBytes * this.#rawKept) / keptBytes);
-    }
-    this.#skippedBytes = 0;
+    const unkept = this.#rawTotal - this.#rawKept;
     if (this.#rawKept > 0 && this.textOf) {
       let chars = 0;
       for (const raw of this.#raw) {

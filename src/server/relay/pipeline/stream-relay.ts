@@ -14,7 +14,7 @@
  */
 import { headerList, type RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
-import { PLAIN_EVENT_OVERHEAD, plainEventBytes, SseParser } from '../stream/sse-parser';
+import { plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
@@ -85,7 +85,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   };
   /** `bytes`: the upstream chunk these events came from, when they are exactly its content. */
   const deliver = async (events: SseEvent[], bytes?: Buffer): Promise<void> => {
-    if ((events.length === 0 && !bytes) || clientGone) return;
+    if (events.length === 0 || clientGone) return;
     if (events.some((e) => e.event === 'error')) sentErrorEvent = true;
     if (bytes) await open().writeRaw(bytes);
     else await open().write(events);
@@ -100,17 +100,9 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
    * the last step comes as one piece (see UpstreamBody), so a burst of small events costs one
    * parse and one client write, not one each.
    */
+  const onText = converter.onChunk ? (text: string, whole: boolean) => converter.onChunk!(text, whole) : undefined;
   const convert = (chunk: Buffer): Buffer | undefined => {
-    // A read none of whose events needs a look, once the count's raw sample is full, is not
-    // even decoded: its bytes go on as they came (no text, no event objects per read).
-    if (converter.onChunk?.(chunk, parser.atEventBoundary) && counter.rawSampleFull) {
-      const skipped = parser.skipPlainEvents(chunk);
-      if (skipped > 0) {
-        counter.addSkipped(chunk.length - skipped * PLAIN_EVENT_OVERHEAD);
-        return chunk;
-      }
-    }
-    const events = parser.push(chunk);
+    const events = parser.push(chunk, onText);
     counter.nextChunk(chunk.length);
     // A chunk of plain events the converter passes on one for one goes out as its own bytes;
     // so does its start when the events at its end produce nothing (`[DONE]`, which the relay
@@ -141,7 +133,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     for await (const chunk of upstream.body) {
       timer?.refresh();
       const bytes = convert(chunk);
-      if (out.length > 0 || bytes) await deliver(out, bytes);
+      if (out.length > 0) await deliver(out, bytes);
       // Nothing of this chunk stays referenced while the next one is awaited: the chunks of a
       // slow stream then die young instead of being promoted to the old generation, which
       // would make memory grow with the answer's length until the next full collection.

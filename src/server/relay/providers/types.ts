@@ -159,13 +159,11 @@ export interface StreamConverter {
    */
   onEvent(event: SseEvent): StreamStep;
   /**
-   * Called before the events of each upstream read with its bytes; `whole`: every event of
-   * it begins in it (none was begun by an earlier read). Lets a converter look for markers
-   * once per read instead of once per event. Answers true when none of the read's events
-   * needs a look: each would go on unchanged and carries nothing the converter keeps; the
-   * relay may then pass the bytes on without parsing them, and not call onEvent for them.
+   * Called before the events of each upstream read with its decoded text; `whole`: every
+   * event of it begins in it (none was begun by an earlier read). Lets a converter look for
+   * markers once per read instead of once per event. Not kept: the text dies with the read.
    */
-  onChunk?(bytes: Buffer, whole: boolean): boolean;
+  onChunk?(text: string, whole: boolean): void;
   /**
    * The relay is done with the steps handed out so far (called after each upstream read): a
    * converter that reuses a step drops what it refers to, so no event outlives its chunk.

@@ -33,8 +33,7 @@ export interface SseParserOptions {
 const LF = 0x0a;
 const CR = 0x0d;
 /** `data: ` + `\n\n`: what formatting adds to an event's data. */
-export const PLAIN_EVENT_OVERHEAD = 8;
-const DATA_PREFIX = Buffer.from('data: ');
+const PLAIN_EVENT_OVERHEAD = 8;
 
 export class SseParser {
   private readonly decoder = new TextDecoder();
@@ -59,33 +58,17 @@ export class SseParser {
     this.dataLinePerEvent = options.dataLinePerEvent ?? false;
   }
 
-  /** Nothing is pending: the next chunk's events all begin in it. */
-  get atEventBoundary(): boolean {
-    return this.atBoundary;
-  }
-
   /**
-   * Answers how many events the chunk holds when nothing is pending and it is nothing but
-   * whole plain events (`data: …` then a blank line, LF only), without decoding it: the relay
-   * then passes its bytes on as they came. 0 otherwise (and nothing changed): push() it.
+   * Feeds one chunk; returns the events it completed. Throws `SseLineTooLongError`.
+   * `onText` gets the chunk's decoded text first, and whether every event the chunk completes
+   * begins in it (nothing was pending), so a caller can search it once instead of per event.
    */
-  skipPlainEvents(chunk: Buffer): number {
-    if (!this.atBoundary || this.first || chunk.length === 0 || chunk.indexOf(CR) !== -1) return 0;
-    let events = 0;
-    for (let at = 0; at < chunk.length; events++) {
-      if (chunk.compare(DATA_PREFIX, 0, DATA_PREFIX.length, at, at + DATA_PREFIX.length) !== 0) return 0;
-      const lf = chunk.indexOf(LF, at + DATA_PREFIX.length);
-      if (lf === -1 || chunk[lf + 1] !== LF || lf - at > this.maxLineBytes) return 0;
-      at = lf + 2;
-    }
-    return events;
-  }
-
-  /** Feeds one chunk; returns the events it completed. Throws `SseLineTooLongError`. */
-  push(chunk: Uint8Array): SseEvent[] {
+  push(chunk: Uint8Array, onText?: (text: string, whole: boolean) => void): SseEvent[] {
     const events: SseEvent[] = [];
-    const startedAtBoundary = this.atBoundary && !(this.first && chunk[0] === 0xef);
+    const whole = this.atBoundary;
+    const startedAtBoundary = whole && !(this.first && chunk[0] === 0xef);
     const text = this.decode(chunk);
+    onText?.(text, whole);
     this.first = false;
     let start = 0;
     if (this.skipLeadingLf && text.length > 0) {

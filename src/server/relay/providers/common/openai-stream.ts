@@ -55,8 +55,10 @@ function skipSpace(text: string, at: number): number {
 }
 
 /**
- * Whether a chunk's JSON text has a `"usage"` key with a non-null value. A quote inside a JSON
- * string is escaped, so `"usage"` in generated text never matches; a false match only costs a parse.
+ * Whether JSON text (one chunk's data, or a whole read's) has a `"usage"` key with a non-null
+ * value. A quote inside a JSON string is escaped, so `"usage"` in generated text never
+ * matches; a false match only costs a parse. OpenAI sends `"usage":null` in every chunk once
+ * usage is asked for (the relay always asks), so the key alone tells nothing.
  */
 export function carriesUsage(data: string): boolean {
   for (let at = data.indexOf('"usage"'); at !== -1; at = data.indexOf('"usage"', at + 7)) {
@@ -93,12 +95,11 @@ export class OpenAIPassThroughStream implements StreamConverter {
     this.unread = !options.forceFormat && !options.thinkingToContent;
   }
 
-  onChunk(bytes: Buffer, whole: boolean): boolean {
-    // Two searches over the read instead of two per event; an event begun in an earlier read
-    // (`whole` false) may have its marker split across the two.
-    this.chunkClean = whole && bytes.indexOf('"usage"') === -1 && bytes.indexOf('"error"') === -1;
-    // After the first chunk (kept for its id and model), such a read needs no look at all.
-    return this.unread && this.sawChunk && this.chunkClean && bytes.indexOf('[DONE]') === -1;
+  onChunk(text: string, whole: boolean): void {
+    // Two searches over the read's text instead of two per event (string searches: a Buffer
+    // search with a string needle measured slower than decoding the read); an event begun in
+    // an earlier read (`whole` false) may have its marker split across the two.
+    this.chunkClean = whole && !text.includes('"error"') && !carriesUsage(text);
   }
 
   release(): void {
