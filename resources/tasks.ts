@@ -1,7 +1,8 @@
 /**
  * Music task log (seed 001 §2 "Music task log (/task)", §3, §4): administrators see every
  * task with its channel (click copies the id), users their own. The task id opens the full
- * record as JSON; the failure reason opens its text.
+ * record as JSON; the result plays each generated clip or opens the lyrics; the failure
+ * reason opens its text.
  */
 import { defineResource } from '../src/shared/resources/definition';
 
@@ -56,6 +57,7 @@ export const tasksResource = defineResource({
       values: Object.fromEntries(Object.entries(STATUS_COLORS).map(([value, color]) => [value, { labelKey: `tasks.status.${value || 'SUBMITTING'}`, color }])),
       unknown: { labelKey: 'tasks.status.UNKNOWN' },
     },
+    { field: 'data', titleKey: 'tasks.fields.result', renderer: 'task-result', emptyKey: 'tasks.none' },
     { field: 'fail_reason', titleKey: 'tasks.fields.fail_reason', renderer: 'json-dialog', dialog: 'text', emptyKey: 'tasks.none' },
   ],
 });

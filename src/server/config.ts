@@ -54,6 +54,8 @@ export interface Config {
   streamingTimeoutSeconds: number;
   /** Ask OpenAI-style upstreams for stream usage (`stream_options.include_usage`) even when the client did not. */
   forceStreamOption: boolean;
+  /** UPDATE_TASK: the master node follows drawing and music tasks up (gateway reference §12.5). */
+  updateTask: boolean;
   /** This node's name in the relay's quota journal (default: the host name); unique per node. */
   nodeName: string;
   /** Where the built console lives. */
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     relayTimeoutSeconds: int(env, 'RELAY_TIMEOUT', 0),
     streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
     forceStreamOption: bool(env, 'FORCE_STREAM_OPTION', true),
+    updateTask: bool(env, 'UPDATE_TASK', true),
     nodeName: str(env, 'NODE_NAME'),
     webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),
     schemasDir: resolve(root, 'schemas'),

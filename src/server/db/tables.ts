@@ -180,6 +180,10 @@ export interface MidjourneysTable {
   quota: Generated<number>;
   buttons: Generated<string>;
   properties: Generated<string>;
+  /** The token that paid (0: unknown, rows of the reference). */
+  token_id: Generated<number>;
+  /** Where the task's money is: '' (reference rows), held, charged, released, refunded. */
+  billing: Generated<string>;
 }
 
 export interface TasksTable {
@@ -201,6 +205,10 @@ export interface TasksTable {
   progress: Generated<string>;
   properties: Generated<string>;
   data: Generated<string>;
+  /** The token that paid (0: unknown, rows of the reference). */
+  token_id: Generated<number>;
+  /** Where the task's money is: '' (reference rows), held, charged, released, refunded. */
+  billing: Generated<string>;
 }
 
 export interface QuotaDataTable {

@@ -22,6 +22,9 @@ import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RelayRuntime } from './runtime';
 import type { RawBody } from './pipeline/body';
 import type { RelayReply, RelayRequest } from './pipeline/exchange';
+import { MIDJOURNEY_ROUTES, MJ_MODES, SUNO_ROUTES, type TaskRoute } from './tasks/routes';
+import { MjError } from './tasks/midjourney/mj-error';
+import { SunoError } from './tasks/suno/task-error';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -74,7 +77,7 @@ function errorHandler(rt: RelayRuntime) {
 }
 
 /** Hooks and parsers every relay scope shares. */
-function prepareScope(scope: FastifyInstance, rt: RelayRuntime): void {
+function prepareScope(scope: FastifyInstance, rt: RelayRuntime, onError: ReturnType<typeof errorHandler> = errorHandler(rt)): void {
   // Callback-style hooks: an async hook costs a promise per request on the hot path.
   scope.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, assignRequestId(request));
@@ -96,7 +99,7 @@ function prepareScope(scope: FastifyInstance, rt: RelayRuntime): void {
     const stored: RawBody = { raw: body as Buffer, contentType: String(request.headers['content-type'] ?? '') };
     done(null, stored);
   });
-  scope.setErrorHandler(errorHandler(rt));
+  scope.setErrorHandler(onError);
   scope.options('/*', async (_request, reply) => reply.code(204).send());
 }
 
@@ -130,6 +133,41 @@ function relayRoute(rt: RelayRuntime, spec: EndpointSpec) {
     await relayWithToken(rt, spec, request, reply);
     finishIfSilent(reply);
   };
+}
+
+/**
+ * The task relays' scopes: their own error shapes (Midjourney's, Suno's) for their own
+ * refusals; authentication and distributor refusals keep the OpenAI shape, as the reference's
+ * middleware answers them.
+ */
+function registerTaskScope(scope: FastifyInstance, rt: RelayRuntime, routes: readonly TaskRoute[], modes?: ReadonlySet<string>): void {
+  const relayErrors = errorHandler(rt);
+  prepareScope(scope, rt, (error, request, reply) => {
+    if (error instanceof MjError || error instanceof SunoError) {
+      void reply.code(error.status).send(error.body());
+      return;
+    }
+    relayErrors(error, request, reply);
+  });
+  for (const route of routes) {
+    scope.route<{ Params: Record<string, string> }>({
+      method: route.method,
+      url: route.url,
+      config: { clientFormat: 'openai' },
+      handler: async (request, reply) => {
+        const mode = modes ? request.params.mode : undefined;
+        if (modes && !modes.has(mode ?? '')) {
+          return reply.code(404).send({ error: { message: `Invalid URL (${request.method} ${request.url.split('?')[0]})`, type: 'invalid_request_error', param: '', code: '' } });
+        }
+        const answer = await route.handle(rt, { request, params: request.params, mode, raw: reply.raw });
+        if (!answer) {
+          reply.hijack();
+          return reply;
+        }
+        return reply.code(answer.status).header('content-type', 'application/json').send(answer.body);
+      },
+    });
+  }
 }
 
 /** OpenAI's old balance endpoints, behind the global API rate limit as in the reference. */
@@ -182,6 +220,9 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
     },
     { prefix: '/v1' },
   );
+  await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES), { prefix: '/mj' });
+  await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES, MJ_MODES), { prefix: '/:mode/mj' });
+  await server.register(async (suno) => registerTaskScope(suno, rt, SUNO_ROUTES), { prefix: '/suno' });
   await server.register(
     async (dashboard) => {
       prepareScope(dashboard, rt);

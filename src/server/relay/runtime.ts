@@ -13,6 +13,7 @@ import { AuthCache } from './tokens/auth-cache';
 import { UpstreamPools } from './upstream/pools';
 import type { ProviderOptions } from './providers/types';
 import { changeEvents } from '../plumbing/change-events';
+import { TaskPoller } from './tasks/poller';
 
 /** Fastify's logger fits: a message, or details and a message (never a secret in either). */
 export interface RelayLogger {
@@ -30,6 +31,8 @@ export class RelayRuntime {
   readonly health: ChannelHealth;
   readonly ledger: Ledger;
   readonly pools: UpstreamPools;
+  /** Follows drawing and music tasks up (master node with UPDATE_TASK only). */
+  readonly tasks: TaskPoller;
   /** The direct path in front of Fastify, once the app set it up (relay/direct.ts). */
   direct: { served: number } | undefined;
   #providerOptions: ProviderOptions | undefined;
@@ -48,6 +51,7 @@ export class RelayRuntime {
     this.ledger = new Ledger(ctx, undefined, (message, err) => log.error(`${message}: ${err instanceof Error ? err.message : String(err)}`));
     const relayTimeout = ctx.config.relayTimeoutSeconds;
     this.pools = new UpstreamPools(relayTimeout > 0 ? relayTimeout * 1000 : 300_000);
+    this.tasks = new TaskPoller(this);
   }
 
   /** Options the providers read, rebuilt after any option change. */
@@ -86,11 +90,13 @@ export class RelayRuntime {
       Math.min(3600, STALE_RESERVATION_SECONDS) * 1000,
     );
     this.#sweeper.unref();
+    if (this.ctx.config.nodeType === 'master' && this.ctx.config.updateTask) this.tasks.start();
   }
 
   /** After the server stopped taking requests: the last settlements are written. */
   async stop(): Promise<void> {
     if (this.#sweeper) clearInterval(this.#sweeper);
+    await this.tasks.stop();
     this.ctx.options.off('change', this.#onOptionChange);
     this.auth.stop();
     this.channels.stop();

@@ -82,7 +82,13 @@ export type RendererName =
   | 'id-tag'
   | 'user-info'
   | 'action-tag'
-  | 'list-tags';
+  | 'list-tags'
+  /**
+   * The result of a music task, from its `data` field (the upstream Suno payload as JSON
+   * text): each clip's title with a player and a link opening the audio in a new tab, or a
+   * button opening the lyrics. Only http(s) URLs are shown; nothing readable shows `emptyKey`.
+   */
+  | 'task-result';
 
 export interface StatTagItem {
   field: string;

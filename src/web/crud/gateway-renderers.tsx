@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import type { ColumnDef, RendererName } from '../../shared/resources/definition';
 import { ActionTagCell, IdTagCell, JsonDialogCell, SecretCell, UserInfoCell } from './cells/action-cells';
 import { InlineNumberCell } from './cells/inline-number-cell';
+import { TaskResultCell } from './cells/task-result-cell';
 import {
   ChannelTypeCell,
   DurationCell,
@@ -49,4 +50,5 @@ export const GATEWAY_RENDERERS: Record<GatewayName, GatewayRenderer> = {
   'user-info': cell(UserInfoCell),
   'action-tag': cell(ActionTagCell),
   'list-tags': cell(ListTagsCell),
+  'task-result': cell(TaskResultCell),
 };

@@ -1,12 +1,14 @@
 /**
  * The drawing-task and music-task lists (reference gateway §12.6, §13.4). Administrators
  * see every task and may filter by channel; a user sees only their own tasks, without the
- * channel. Time filters are unix seconds for both; drawing tasks store milliseconds.
+ * channel. Time filters are unix seconds for both; drawing tasks store milliseconds. Image
+ * addresses are given as clients of the relay get them (image-url.ts).
  */
 import { parsePageRequest, type Page } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { nonZeroFilter, nullsToEmpty, textFilter } from '../logs/filtered-list';
 import { listMidjourneys, listTasks, type MidjourneyRow, type TaskRow } from './task.repository';
+import { forwardedImageUrl } from './image-url';
 
 /** Who asks: an administrator sees every user's tasks, anyone else only their own. */
 export type TaskScope = { admin: true } | { admin: false; userId: number };
@@ -59,7 +61,7 @@ export async function listMidjourneysFor(ctx: AppContext, query: MidjourneyQuery
     },
     parsePageRequest(query),
   );
-  return { ...page, items: page.items.map((row) => forScope(row, scope)) };
+  return { ...page, items: page.items.map((row) => forScope({ ...row, image_url: forwardedImageUrl(ctx, row) }, scope)) };
 }
 
 export async function listTasksFor(ctx: AppContext, query: TaskQuery, scope: TaskScope): Promise<Page<TaskRow | Omit<TaskRow, 'channel_id'>>> {

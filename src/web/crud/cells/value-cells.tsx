@@ -10,6 +10,7 @@ import { currentLanguage } from '../../i18n';
 import { matches } from '../conditions';
 import { colorFor, commaList, percentOf, readJsonPath, RESPONSE_TIME_COLORS, spentSeconds } from '../cell-values';
 import { formatTimestamp } from '../format-time';
+import { safeImageSrc } from '../safe-url';
 import type { RenderContext } from '../renderers';
 
 type Row = Record<string, unknown>;
@@ -121,9 +122,14 @@ export function ProgressCell({ value, column }: CellProps) {
   return <Progress type="circle" percent={percent} size={36} />;
 }
 
+/**
+ * A thumbnail that opens enlarged (antd preview). Only http(s) URLs and paths on this origin
+ * (`/mj/image/<id>`, the drawing proxy) are shown; anything else is an empty cell.
+ */
 export function ImageCell({ value, ctx: { t } }: CellProps) {
-  if (!value) return <Empty />;
-  return <Image src={String(value)} width={48} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={t('crud.cells.image')} />;
+  const src = safeImageSrc(value);
+  if (!src) return <Empty />;
+  return <Image src={src} width={48} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={t('crud.cells.image')} data-testid="image-cell" />;
 }
 
 export function JsonPathCell({ row, column, ctx: { t } }: CellProps) {

@@ -1,0 +1,43 @@
+/**
+ * Who submits a task and on which channel: token authentication and the distributor's
+ * checks exactly as for every relay request (gateway reference §2), then the first channel
+ * of the highest priority tier serving the action's model (or the admin's forced channel).
+ */
+import type { RelayRequest } from '../pipeline/exchange';
+import type { RelayChannel } from '../channels/channel-index';
+import type { RelayRuntime } from '../runtime';
+import { checkClientIp, distribute, noChannelMessage } from '../pipeline/distribute';
+import { authenticateToken, type TokenAuth } from '../pipeline/token-auth';
+import { refuse } from '../errors';
+import type { TaskPayer } from './task-ledger';
+
+export interface TaskCaller {
+  auth: TokenAuth;
+  payer: TaskPayer;
+}
+
+export async function authenticateTaskCaller(rt: RelayRuntime, request: RelayRequest): Promise<TaskCaller> {
+  const auth = await authenticateToken(rt.ctx, rt.auth, request, false);
+  checkClientIp(auth, request.ip);
+  const group = auth.token.group || auth.user.group;
+  return {
+    auth,
+    payer: {
+      userId: auth.user.id,
+      username: auth.user.username,
+      tokenId: auth.token.id,
+      tokenName: auth.token.name,
+      tokenLimited: !auth.token.unlimited,
+      group,
+    },
+  };
+}
+
+/** The channel for `model` in the caller's group; the distributor's refusals in its words. */
+export function channelFor(rt: RelayRuntime, caller: TaskCaller, model: string): RelayChannel {
+  const { group, forced } = distribute(rt.ctx, rt.channels, caller.auth, model);
+  caller.payer.group = group;
+  const channel = forced ?? rt.channels.pick(group, model, 0, new Set());
+  if (!channel) throw refuse(503, noChannelMessage(group, model), 'model_not_found');
+  return channel;
+}

@@ -1,0 +1,52 @@
+/**
+ * One JSON call to a task upstream (Midjourney proxy, Suno API). Task traffic is a few calls
+ * per task, so it goes through undici's plain `request` with a deadline rather than the
+ * relay's streaming pools. The body is read whole and bounded.
+ */
+import { request } from 'undici';
+
+/** Largest upstream answer read (task lists of a few hundred tasks fit easily). */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface UpstreamCallOptions {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+
+/** Sends the call; rejects on network errors, time-outs and oversized answers. */
+export async function callTaskUpstream(url: string, options: UpstreamCallOptions): Promise<UpstreamAnswer> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const answer = await request(url, { method: options.method, headers: options.headers, body: options.body, signal });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_ANSWER_BYTES) {
+      answer.body.destroy();
+      throw new Error('upstream answer too large');
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { status: answer.statusCode, headers: answer.headers, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** JSON.parse that answers undefined instead of throwing. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
