@@ -4,6 +4,8 @@
  * follows tasks to success or failure; a failure is refunded to user and token exactly once,
  * across repeated rounds, a racing callback and a restart; the ledger adds up after each.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer } from '../helpers/server';
@@ -234,6 +236,43 @@ describeEachDialect('drawing task relay (Midjourney proxy)', (dialect) => {
     expect(l.held).toBe(0);
     const row = await db.selectFrom('midjourneys').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ billing: 'released', status: 'FAILURE', progress: '100%' });
+  });
+
+  it('the callback touches only the caller’s tasks; the image proxy never fetches a user’s private address', async () => {
+    const secret = createServer((_req, res) => res.end('internal secret'));
+    await new Promise<void>((resolve) => secret.listen(0, '127.0.0.1', resolve));
+    const port = (secret.address() as AddressInfo).port;
+    try {
+      const mjId = (await post('/mj/submit/imagine', { prompt: 'mine' })).body.result as string;
+      const other = await seedUser(b.s, QUOTA);
+      const otherToken = await seedToken(b.s, other.id);
+      expect((await post('/mj/notify', { id: mjId, status: 'FAILURE', failReason: 'x' }, otherToken.apiKey)).body).toMatchObject({ description: 'midjourney_task_not_found ' });
+      expect(await task(mjId)).toMatchObject({ status: 'SUBMITTED', billing: 'charged' });
+
+      for (const [imageUrl, expected] of [
+        [`http://127.0.0.1:${port}/`, 400],
+        [`http://localhost:${port}/`, 500],
+      ] as const) {
+        expect((await post('/mj/notify', { id: mjId, imageUrl, progress: '60%', status: 'IN_PROGRESS' })).status).toBe(200);
+        expect(await task(mjId)).toMatchObject({ image_url: imageUrl, progress: '60%' });
+        const image = await fetch(`${b.s.url}/mj/image/${mjId}`);
+        expect(image.status).toBe(expected);
+        expect(await image.text()).not.toContain('internal secret');
+      }
+      // Not an http(s) address: not stored at all.
+      expect((await post('/mj/notify', { id: mjId, imageUrl: 'file:///etc/passwd' })).status).toBe(200);
+      expect((await task(mjId)).image_url).toBe(`http://localhost:${port}/`);
+
+      // The console's lists give the forwarded address too.
+      const root = await b.s.root();
+      const listed = await root.get(`/api/mj/?mj_id=${mjId}`);
+      expect(listed.body.data.items[0].image_url).toMatch(new RegExp(`^/mj/image/${mjId}\\?rand=\\d+$`));
+      await setOption(b, 'MjForwardUrlEnabled', 'false');
+      expect((await root.get(`/api/mj/?mj_id=${mjId}`)).body.data.items[0].image_url).toBe(`http://localhost:${port}/`);
+      await setOption(b, 'MjForwardUrlEnabled', 'true');
+    } finally {
+      secret.close();
+    }
   });
 
   it('mode prefixes: /mj-fast/mj/... is served, its mode kept for Plus channels only', async () => {

@@ -64,9 +64,7 @@ export class TaskPoller {
 
   async #fail<Row extends TaskRowBase>(platform: TaskPlatform<Row>, row: Row, reason: string, now: number): Promise<void> {
     const fields = { status: 'FAILURE', progress: '100%', fail_reason: reason, finish_time: platform.nowValue(now) };
-    const refunded = await refundTask(this.rt.ctx, platform.table, { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, fields, platform.refundText(row), (t, n) =>
-      this.rt.auth.adjustRemain(t, n),
-    );
+    const refunded = await refundTask(this.rt.ctx, platform.table, { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, fields, platform.refundText(row));
     // Already refunded (or never charged): it still must stop being followed.
     if (!refunded) await updateTask(this.rt.ctx, platform.table, row.id, fields);
   }

@@ -31,6 +31,7 @@ import { logQuota } from '../../../shared/quota';
 import { quotaDisplay } from '../../services/users/user.service';
 import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
 import type { RelayRuntime } from '../runtime';
+import { changeEvents } from '../../plumbing/change-events';
 
 export type TaskTable = 'midjourneys' | 'tasks';
 
@@ -250,7 +251,6 @@ export async function refundTask<T extends TaskTable>(
   task: RefundTarget,
   fields: TaskUpdate<T>,
   logText: (amount: string) => string,
-  onTokenRefund?: (tokenId: number, amount: number) => void,
 ): Promise<boolean> {
   const refunded = await ctx.db.transaction().execute(async (trx) => {
     if (!(await claim(trx, table, task.id, [BILLING.charged, ''], BILLING.refunded, fields))) return false;
@@ -264,12 +264,14 @@ export async function refundTask<T extends TaskTable>(
     }
     return true;
   });
-  if (refunded && task.tokenId > 0) onTokenRefund?.(task.tokenId, task.quota);
+  // Any node (this one included) reads the token afresh: a refund can come from any node.
+  if (refunded && task.tokenId > 0) changeEvents(ctx).emit('tokens', [task.tokenId]);
   return refunded;
 }
 
 /** Updates a task's fields whatever its billing state (progress, urls, times). */
 export async function updateTask<T extends TaskTable>(ctx: AppContext, table: T, id: number, fields: TaskUpdate<T>): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
   await ctx.db
     .updateTable(table as 'tasks')
     .set(fields as Updateable<TasksTable>)

@@ -77,9 +77,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: Midjou
     if (failureOf(next)) {
       changes.progress = '100%';
       if (!changes.finish_time && !row.finish_time) changes.finish_time = Date.now();
-      await refundTask(rt.ctx, 'midjourneys', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, changes, drawingRefundText(row.mj_id), (t, n) =>
-        rt.auth.adjustRemain(t, n),
-      );
+      await refundTask(rt.ctx, 'midjourneys', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, changes, drawingRefundText(row.mj_id));
     } else if (next.status === 'SUCCESS') {
       changes.progress = '100%';
     }

@@ -112,7 +112,7 @@ export async function notify(rt: RelayRuntime, request: RelayRequest): Promise<T
   const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const next = { ...row, ...changes };
   if (failureOf(next)) {
-    await refundTask(rt.ctx, 'midjourneys', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, { ...changes, progress: '100%' }, drawingRefundText(row.mj_id), (t, n) => rt.auth.adjustRemain(t, n));
+    await refundTask(rt.ctx, 'midjourneys', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, { ...changes, progress: '100%' }, drawingRefundText(row.mj_id));
   }
   await updateTask(rt.ctx, 'midjourneys', row.id, failureOf(next) ? { ...changes, progress: '100%' } : changes);
   return json(200, { code: 1, description: '成功', result: row.mj_id });

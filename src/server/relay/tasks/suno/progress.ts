@@ -66,7 +66,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRo
     if (status === 'FAILURE' || changes.fail_reason) {
       changes.progress = '100%';
       if (!changes.finish_time && !Number(row.finish_time)) changes.finish_time = now;
-      await refundTask(rt.ctx, 'tasks', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, changes, musicRefundText(row.task_id), (t, n) => rt.auth.adjustRemain(t, n));
+      await refundTask(rt.ctx, 'tasks', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, changes, musicRefundText(row.task_id));
     } else if (status === 'SUCCESS') {
       changes.progress = '100%';
       if (!changes.finish_time && !Number(row.finish_time)) changes.finish_time = now;
