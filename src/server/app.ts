@@ -8,16 +8,20 @@ import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
+import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, parseDsn, type Db } from './db/connect';
 import { migrateToLatest } from './db/migrate';
+import { isDatabaseUnavailable } from './db/unavailable';
 import { AppError, MSG } from './errors';
 import { registerApi } from './api';
 import { loadOptionSchemas, OptionsService } from './services/options/options.service';
-import { MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/rate-limit';
+import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/rate-limit';
+import { RedisLink } from './plumbing/redis-link';
+import { ChangeHub } from './plumbing/change-events';
+import { securityHeaders } from './plumbing/security-headers';
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 import { createCodeStore } from './services/accounts/code-store';
@@ -31,29 +35,36 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** Where the context's connections report (standard error until the server's logger exists). */
+interface StartLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
 /** Opens the database, migrates (master nodes), seeds options and the root account. */
-async function buildContext(config: Config): Promise<{ ctx: AppContext; database: Db }> {
-  const database = await openDatabase(parseDsn(config.sqlDsn, config.sqlitePath), { maxConnections: config.sqlMaxOpenConns });
+async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppContext; database: Db }> {
+  const database = await openDatabase(parseDsn(config.sqlDsn, config.sqlitePath), {
+    maxConnections: config.sqlMaxOpenConns,
+    onError: (err) => log.warn(`database connection lost: ${err.message}`),
+  });
   try {
     const isMaster = config.nodeType === 'master';
     if (isMaster) await migrateToLatest(database.db, database.dialect);
-    let redis: Redis | undefined;
-    if (config.redisConnString) {
-      redis = new Redis(config.redisConnString, { lazyConnect: true, maxRetriesPerRequest: 2 });
-      await redis.connect();
-      await redis.ping();
-    }
-    const options = new OptionsService(database.db, database.dialect, loadOptionSchemas(config.schemasDir), redis);
-    await options.start(redis || config.memoryCacheEnabled ? config.syncFrequency : 0, isMaster);
+    const redisLink = config.redisConnString ? new RedisLink(config.redisConnString, log) : undefined;
+    await redisLink?.connect();
+    const changes = new ChangeHub(redisLink);
+    const options = new OptionsService(database.db, database.dialect, loadOptionSchemas(config.schemasDir), changes);
+    await options.start(redisLink || config.memoryCacheEnabled ? config.syncFrequency : 0, isMaster);
     const ctx: AppContext = {
       config,
       db: database.db,
       dialect: database.dialect,
-      ...(redis ? { redis } : {}),
+      ...(redisLink ? { redis: redisLink.client, redisLink } : {}),
       options,
-      rateLimiter: redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter(),
+      changes,
+      rateLimiter: redisLink ? new FallbackRateLimiter(redisLink, new RedisRateLimiter(redisLink.client), new MemoryRateLimiter()) : new MemoryRateLimiter(),
       quotaData: new QuotaDataAggregator(database.db, options),
-      codes: createCodeStore(redis),
+      codes: createCodeStore(redisLink),
       startTime: Math.floor(Date.now() / 1000),
     };
     if (isMaster) await ensureRootAccount(ctx);
@@ -93,6 +104,11 @@ function apiErrorHandler(error: FastifyError | AppError | Error, request: Fastif
     void reply.code(fe.statusCode).send({ success: false, message: MSG.invalidParams });
     return;
   }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn(`database unavailable: ${error.message}`);
+    void reply.code(503).header('Retry-After', '5').send({ success: false, message: MSG.dbError });
+    return;
+  }
   request.log.error({ err: error }, 'unhandled error');
   void reply.code(500).send({ success: false, message: '服务器内部错误，请联系管理员' });
 }
@@ -101,7 +117,11 @@ function apiErrorHandler(error: FastifyError | AppError | Error, request: Fastif
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export async function buildApp(config: Config): Promise<App> {
-  const { ctx, database } = await buildContext(config);
+  const startLog: StartLog = {
+    warn: (message) => void process.stderr.write(`${message}\n`),
+    info: (message) => void process.stderr.write(`${message}\n`),
+  };
+  const { ctx, database } = await buildContext(config, startLog);
   // Set once the relay runs: its direct path answers the busiest gateway routes ahead of
   // Fastify (relay/direct.ts); every other request goes to Fastify.
   const front: { direct?: DirectHandler } = {};
@@ -129,11 +149,16 @@ export async function buildApp(config: Config): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  startLog.warn = (message) => server.log.warn(message);
+  startLog.info = (message) => server.log.info(message);
+
   await server.register(
     async (api) => {
       // Cookies mean something under /api and the playground only (the relay registers its
       // own): the gateway's /v1 requests skip the parsing hook.
       await api.register(cookie, { secret: config.sessionSecret });
+      // Security headers on /api and the console only (see plumbing/security-headers.ts).
+      await api.register(helmet, securityHeaders(ctx.options));
       await api.register(compress, { global: true, threshold: 1024 });
       api.addHook('onRequest', rateLimitHook(ctx.rateLimiter, 'GA', config.globalApiRateLimit));
       api.setErrorHandler(apiErrorHandler);
@@ -151,7 +176,8 @@ export async function buildApp(config: Config): Promise<App> {
   front.direct = directRelay(relay);
   relay.direct = front.direct;
 
-  await registerConsole(server, ctx);
+  // Its own scope, so its security headers stay off the relay's routes.
+  await server.register(async (web) => registerConsole(web, ctx));
 
   let closed = false;
   return {
@@ -167,14 +193,18 @@ export async function buildApp(config: Config): Promise<App> {
       await ctx.quotaData.stop().catch((err: unknown) => server.log.error({ err }, 'writing dashboard data failed'));
       await ctx.options.stop();
       ctx.rateLimiter.close();
-      ctx.redis?.disconnect();
+      ctx.redisLink?.close();
       await database.close();
     },
   };
 }
 
-/** Serves the built console with an SPA fallback; unknown /api paths stay JSON 404s. */
+/**
+ * Serves the built console with an SPA fallback; unknown /api paths stay JSON 404s. Every
+ * answer of this scope (assets, files, index.html, its 404s) carries the security headers.
+ */
 async function registerConsole(server: FastifyInstance, ctx: AppContext): Promise<void> {
+  await server.register(helmet, securityHeaders(ctx.options));
   const root = ctx.config.webDistDir;
   const hasConsole = existsSync(join(root, 'index.html'));
   if (hasConsole) {
@@ -197,6 +227,8 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
     }
     await webLimit.call(server, request, reply);
     if (reply.sent) return reply;
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    // The plugin's own cache header would override ours (a year, immutable): a new console
+    // must reach browsers at their next visit.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
   });
 }

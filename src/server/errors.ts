@@ -35,4 +35,6 @@ export const MSG = {
   forbidden: '无权进行此操作，权限不足',
   userInfoInvalid: '无权进行此操作，用户信息无效',
   banned: '用户已被封禁',
+  /** Login failures and a wrong current password alike (no hint which part was wrong). */
+  wrongPassword: '用户名或密码错误，或用户已被封禁',
 } as const;

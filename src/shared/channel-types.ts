@@ -98,6 +98,7 @@ const GEMINI_MODELS = [
 const MIDJOURNEY_MODELS = [
   'mj_imagine', 'mj_variation', 'mj_reroll', 'mj_blend', 'mj_modal', 'mj_zoom', 'mj_shorten', 'mj_high_variation',
   'mj_low_variation', 'mj_pan', 'mj_inpaint', 'mj_custom_zoom', 'mj_describe', 'mj_upscale', 'swap_face', 'mj_upload',
+  'mj_video', 'mj_edits',
 ] as const;
 
 const DEEPSEEK_MODELS = ['deepseek-chat', 'deepseek-reasoner'] as const;

@@ -36,6 +36,8 @@ describeEachDialect('channel tests and balances', (dialect) => {
     balanceFake = await startFakeBalance();
     hook = await startFakeWebhook();
     s = await startTestServer(dialect, { env: { WEBHOOK_CA_FILE, NOTIFY_LIMIT_COUNT: '20' } });
+    // Root's webhook receiver listens on loopback: allow private targets.
+    await s.app.ctx.options.setInternal('WebhookPrivateAddressEnabled', 'true');
     root = await s.root();
     const rootId = root.userId!;
     await s.app.ctx.db.updateTable('users').set({ setting: JSON.stringify({ notify_type: 'webhook', webhook_url: `${hook.url}/root` }) }).where('id', '=', rootId).execute();

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asBool } from '../../src/server/db/tables';
-import { CHANNELS_REDIS_CHANNEL } from '../../src/server/services/channels/channel.events';
+import { CHANGES_REDIS_CHANNEL } from '../../src/server/plumbing/change-events';
 import { onChannelsChanged, type ChannelsChange } from '../../src/server/services/channels/channel.service';
 import { createAccount } from '../../src/server/services/users/user.service';
 import { CHANNEL_TYPES } from '../../src/shared/channel-types';
@@ -488,19 +488,19 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('channels: change announcements ove
   beforeAll(async () => {
     s = await startTestServer(DIALECTS[0]!, { env: { REDIS_CONN_STRING: process.env.TEST_REDIS_URL! } });
     listener = new Redis(process.env.TEST_REDIS_URL!);
-    await listener.subscribe(CHANNELS_REDIS_CHANNEL);
+    await listener.subscribe(CHANGES_REDIS_CHANNEL);
   });
   afterAll(async () => {
     listener?.disconnect();
     await s?.close();
   });
 
-  it('publishes writes on switchyard:channels and relays other nodes’ messages to local listeners', async () => {
+  it('publishes writes on switchyard:changes (topic channels) and relays other nodes’ messages to local listeners', async () => {
     const root = await s.root();
     const published = new Promise<string>((resolve) => listener.once('message', (_channel: string, text: string) => resolve(text)));
     const res = await root.post('/api/channel/', channelBody({ name: 'redis-ev' }));
     const message = JSON.parse(await published);
-    expect(message).toMatchObject({ reason: 'create', ids: res.body.data.ids });
+    expect(message).toMatchObject({ topic: 'channels', reason: 'create', ids: res.body.data.ids });
 
     const heard = new Promise<ChannelsChange>((resolve) => {
       const stop = onChannelsChanged(s.app.ctx, (change) => {
@@ -509,7 +509,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('channels: change announcements ove
       });
     });
     const publisher = new Redis(process.env.TEST_REDIS_URL!);
-    await publisher.publish(CHANNELS_REDIS_CHANNEL, JSON.stringify({ origin: 'another-node', reason: 'update', ids: [42] }));
+    await publisher.publish(CHANGES_REDIS_CHANNEL, JSON.stringify({ origin: 'another-node', topic: 'channels', reason: 'update', ids: [42] }));
     publisher.disconnect();
     expect(await heard).toEqual({ reason: 'update', ids: [42], remote: true });
   });

@@ -42,7 +42,8 @@ describeEachDialect('notifications', (dialect) => {
     smtp = await startFakeSmtp();
     hook = await startFakeWebhook();
     s = await startTestServer(dialect, { env: { WEBHOOK_CA_FILE, NOTIFY_LIMIT_COUNT: '2' } });
-    await setOptions(s, { SMTPServer: '127.0.0.1', SMTPPort: String(smtp.port), SMTPAccount: 'noreply@example.com', ServerAddress: SERVER_ADDRESS });
+    // The receiver listens on loopback: the operator allows private targets here (webhook-targets.test.ts covers the refusal).
+    await setOptions(s, { SMTPServer: '127.0.0.1', SMTPPort: String(smtp.port), SMTPAccount: 'noreply@example.com', ServerAddress: SERVER_ADDRESS, WebhookPrivateAddressEnabled: 'true' });
     mailUser = await createUser(s, 'mailwarn');
     await s.app.ctx.db.updateTable('users').set({ email: 'account@example.com' }).where('id', '=', mailUser.id).execute();
   });
@@ -139,7 +140,7 @@ describeEachDialect('notifications', (dialect) => {
     expect(log.lines.map((l) => l.details.reason)).toEqual(['webhook answered status 500', 'webhook address is not https']);
     // Without the extra CA the self-signed receiver is not trusted.
     const notice = channelEnabledNotice({ id: 1, name: 'x' });
-    await expect(postWebhook({ webhookCaFile: '' }, { url: `${hook.url}/untrusted`, secret: '' }, notice)).rejects.toThrow(/webhook request failed/);
+    await expect(postWebhook({ webhookCaFile: '' }, { url: `${hook.url}/untrusted`, secret: '' }, notice, { allowPrivate: true })).rejects.toThrow(/webhook request failed/);
     expect(hook.received.length).toBe(calls);
     // Nothing logged carries the secret or the address.
     expect(JSON.stringify(log.lines)).not.toContain(SECRET);
@@ -190,6 +191,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('notifications: the throttle is sha
     const env = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL!, WEBHOOK_CA_FILE };
     a = await startTestServer(DIALECTS[0]!, { env });
     b = await startTestServer(DIALECTS[0]!, { env, database: a.database });
+    await a.app.ctx.options.setInternal('WebhookPrivateAddressEnabled', 'true');
+    await b.app.ctx.options.setInternal('WebhookPrivateAddressEnabled', 'true');
   });
   afterAll(async () => {
     await b?.close();

@@ -19,6 +19,8 @@ describeEachDialect('relay guards', (dialect) => {
     fake = await startFakeOpenAI();
     hook = await startFakeWebhook();
     b = await startBench(dialect, { env: { WEBHOOK_CA_FILE } });
+    // The webhook receiver listens on loopback: allow private targets.
+    await setOption(b, 'WebhookPrivateAddressEnabled', 'true');
     await seedChannel(b.s, { type: 1, base_url: fake.url, models: 'gpt-4o-mini' });
     await b.relay.channels.refresh();
   });

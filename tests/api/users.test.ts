@@ -273,6 +273,9 @@ describeEachDialect('admin user API', (dialect) => {
       expect((await victim.client.get('/api/user/self')).body).toEqual({ success: false, message: '用户已被封禁' });
       const on = await manage(admin.client, victim.id, 'enable');
       expect(on.body.data).toEqual({ role: 1, status: 1 });
+      // The ban ended the session (issue #12): enabled again, the user signs in afresh.
+      expect((await victim.client.get('/api/user/self')).status).toBe(401);
+      victim.client = await s.login(victim.username, victim.password);
       expect((await victim.client.get('/api/user/self')).body.success).toBe(true);
     });
 

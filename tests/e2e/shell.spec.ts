@@ -107,3 +107,14 @@ test.describe('at 375 px', () => {
     await shot(page, 'mobile-personal');
   });
 });
+
+test('the console entry is never cached, its hashed assets are cached for good', async ({ page }) => {
+  for (const path of ['/', '/channel']) {
+    const entry = await page.request.get(path);
+    expect(entry.headers()['cache-control'], path).toBe('no-cache');
+  }
+  await page.goto('/');
+  const script = await page.locator('script[type="module"][src^="/assets/"]').first().getAttribute('src');
+  const asset = await page.request.get(script!);
+  expect(asset.headers()['cache-control']).toContain('immutable');
+});

@@ -199,8 +199,9 @@ describeEachDialect('relay endpoints', (dialect) => {
       headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
     });
     expect(pre.status).toBe(204);
-    expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
-    expect(pre.headers.get('access-control-allow-credentials')).toBe('true');
+    // Any origin, never credentials (tests/relay/cors.test.ts has the whole header set).
+    expect(pre.headers.get('access-control-allow-origin')).toBe('*');
+    expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
     expect(pre.headers.get('access-control-allow-headers')).toContain('authorization');
 
     fake.script({ text: 'zipped' });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hasLiteralPrivateHost, isPublicAddress, publicOnlyAgent } from '../../src/server/plumbing/public-address';
+import { classifyHost, hasLiteralPrivateHost, isPublicAddress, publicOnlyAgent } from '../../src/server/plumbing/public-address';
 
 describe('public addresses', () => {
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (a) => expect(isPublicAddress(a)).toBe(true));
@@ -32,5 +32,14 @@ describe('public addresses', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('classifies hosts for the check when a URL is saved: literals without a lookup, names by what they resolve to', async () => {
+    expect(await classifyHost('[::1]')).toBe('private');
+    expect(await classifyHost('169.254.169.254')).toBe('private');
+    expect(await classifyHost('8.8.8.8')).toBe('public');
+    expect(await classifyHost('localhost')).toBe('private');
+    // No answer (here: a reserved name that never resolves) is left to the connect-time check.
+    expect(await classifyHost('nothing-here.invalid')).toBe('unresolved');
   });
 });

@@ -4,6 +4,7 @@ import { makeGuards } from '../auth/guards';
 import type { AppContext } from '../context';
 import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RouteDeps } from './deps';
+import { refuseUnstorableText } from './params';
 import { accountRoutes } from './accounts/account.routes';
 import { channelRoutes } from './channels/channel.routes';
 import { dataRoutes } from './data/data.routes';
@@ -40,6 +41,9 @@ export async function registerApi(api: FastifyInstance, ctx: AppContext): Promis
     guards: makeGuards(ctx),
     critical: rateLimitHook(ctx.rateLimiter, 'CT', ctx.config.criticalRateLimit),
   };
+  // NUL characters and lone surrogates in any text of a request (filters, names, settings)
+  // are refused here, once for every route, before a guard or a query reads them.
+  api.addHook('preValidation', async (request) => refuseUnstorableText(request));
   for (const module of MODULES) {
     await api.register(module(deps));
   }

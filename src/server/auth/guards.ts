@@ -4,14 +4,15 @@
  * Order (the reference's, with one change): the session cookie or else an access token in
  * `Authorization`; then the `New-Api-User` header must equal the authenticated id; then
  * status and role are checked. Unlike the reference, role and status are always read
- * fresh from the database, so a disabled or demoted user loses access at once.
+ * fresh from the database, so a disabled or demoted user loses access at once, and the
+ * cookie only counts while its server-side session lives (session-store.ts).
  */
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { AppContext } from '../context';
 import { AppError, MSG } from '../errors';
 import { isValidRole, ROLE_ADMIN, ROLE_COMMON, ROLE_ROOT, USER_STATUS_DISABLED } from '../../shared/roles';
-import { clearSession, readSession } from './session';
-import { findUserByAccessToken, findUserById } from '../services/users/user.repository';
+import { claimsSession, requireSession } from './session-store';
+import { findUserByAccessToken } from '../services/users/user.repository';
 import type { UserRow } from '../db/tables';
 
 export interface AuthInfo {
@@ -22,6 +23,8 @@ export interface AuthInfo {
   group: string;
   /** True when the caller used a system access token instead of the cookie. */
   viaAccessToken: boolean;
+  /** Row id of the caller's console session (absent for access-token callers). */
+  sessionId?: string;
   user: UserRow;
 }
 
@@ -37,16 +40,12 @@ export function authOf(request: FastifyRequest): AuthInfo {
   return request.auth;
 }
 
-async function identify(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<{ user: UserRow; viaAccessToken: boolean }> {
-  const session = readSession(request);
-  if (session.id) {
-    const user = await findUserById(ctx.db, session.id);
-    if (!user) {
-      // The account was deleted (or never existed): the session is worthless.
-      clearSession(reply);
-      throw new AppError('用户已注销', 401);
-    }
-    return { user, viaAccessToken: false };
+async function identify(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<{ user: UserRow; viaAccessToken: boolean; sessionId?: string }> {
+  // A cookie that names a user decides alone (as before): a dead session is refused, never
+  // replaced by an access token, so the playground's "no access token" rule holds.
+  if (claimsSession(request)) {
+    const live = await requireSession(ctx, request, reply);
+    return { user: live.user, viaAccessToken: false, sessionId: live.sessionId };
   }
   const header = request.headers.authorization;
   if (!header) throw new AppError(MSG.notLoggedIn, 401);
@@ -67,7 +66,7 @@ function checkUserHeader(request: FastifyRequest, id: number): void {
 /** A preHandler that admits callers with at least `minRole`. */
 export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHookHandler {
   return async function guard(request, reply) {
-    const { user, viaAccessToken } = await identify(ctx, request, reply);
+    const { user, viaAccessToken, sessionId } = await identify(ctx, request, reply);
     checkUserHeader(request, user.id);
     if (user.status === USER_STATUS_DISABLED) throw new AppError(MSG.banned);
     if (!user.username || !isValidRole(user.role)) throw new AppError(MSG.userInfoInvalid);
@@ -79,6 +78,7 @@ export function requireRole(ctx: AppContext, minRole: number): preHandlerAsyncHo
       status: user.status,
       group: user.group,
       viaAccessToken,
+      ...(sessionId ? { sessionId } : {}),
       user,
     };
   };

@@ -1,8 +1,9 @@
 /**
- * The console session: a signed (HMAC, not encrypted) HttpOnly SameSite=Strict cookie
- * named `session` that lives 30 days. It carries the user id and a few flow values
- * (OAuth state, invitation code, passed bot check). Role and status are not trusted from
- * it: the guards re-read them from the database on every request.
+ * The console session cookie: a signed (HMAC, not encrypted) HttpOnly SameSite=Strict cookie
+ * named `session`. It carries the random key of a server-side session (`sid`, see
+ * session-store.ts: that row, not the cookie, decides who is signed in and until when), the
+ * user id and name for reference, and a few flow values (OAuth state, invitation code,
+ * passed bot check). Role and status are never trusted from it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -10,6 +11,8 @@ export const SESSION_COOKIE = 'session';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 export interface SessionData {
+  /** Key of the server-side session (session-store.ts); absent when nobody signed in. */
+  sid?: string;
   id?: number;
   username?: string;
   oauth_state?: string;
@@ -55,4 +58,13 @@ export function updateSession(request: FastifyRequest, reply: FastifyReply, patc
 
 export function clearSession(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** Removes keys from the session of this request (the cookie is cleared when nothing is left). */
+export function dropSessionKeys(request: FastifyRequest, reply: FastifyReply, keys: Array<keyof SessionData>): void {
+  const next: SessionData = { ...(written.get(request) ?? readSession(request)) };
+  for (const key of keys) delete next[key];
+  written.set(request, next);
+  if (Object.keys(next).length === 0) clearSession(reply);
+  else writeSession(reply, next);
 }

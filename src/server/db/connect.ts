@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type MysqlPool } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './tables';
 import { SqliteValuesPlugin } from './sqlite-values-plugin';
@@ -70,7 +70,14 @@ export async function optimizeSqlite(db: Kysely<any>, everyTable = false): Promi
 
 export interface OpenOptions {
   maxConnections?: number;
+  /** Errors of pooled connections nobody was waiting on (they are dropped and replaced). */
+  onError?: (err: Error) => void;
 }
+
+/** A database that does not answer a connection attempt this fast is treated as down. */
+export const CONNECT_TIMEOUT_MS = 3000;
+/** No statement of ours may wait longer (reads of big log ranges take well under this). */
+export const STATEMENT_TIMEOUT_MS = 10_000;
 
 export async function openDatabase(target: DbTarget, options: OpenOptions = {}): Promise<Db> {
   const max = options.maxConnections ?? 20;
@@ -116,7 +123,20 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     // BIGINT (int8) and NUMERIC come back as strings by default; quota values fit in a double.
     pg.default.types.setTypeParser(20, (v: string) => Number(v));
     pg.default.types.setTypeParser(1700, (v: string) => Number(v));
-    const pool = new pg.default.Pool({ connectionString: target.location, max });
+    const pool = new pg.default.Pool({
+      connectionString: target.location,
+      max,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: STATEMENT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    // An idle pooled connection that dies (server restart, failover, pg_terminate_backend, a
+    // network reset) is reported here; without a listener it would end the process. The pool
+    // drops it and opens a new one when next needed.
+    pool.on('error', (err) => options.onError?.(err));
+    // The pool listens only while a connection is idle; one checked out (between two queries
+    // of a transaction, say) reports to itself, and unheard that ends the process too.
+    pool.on('connect', (client) => client.on('error', (err) => options.onError?.(err)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -130,7 +150,42 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     bigNumberStrings: false,
     timezone: 'Z',
     charset: 'utf8mb4',
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    enableKeepAlive: true,
   });
-  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  // As for PostgreSQL: a dead connection is reported, never fatal.
+  pool.on('error' as 'connection', (err: unknown) => options.onError?.(err as Error));
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: withStatementTimeout(pool, STATEMENT_TIMEOUT_MS) }) });
   return { db, dialect: 'mysql', close: () => db.destroy() };
+}
+
+/**
+ * mysql2 bounds a statement only when asked per query: Kysely's queries are given the
+ * deadline here (a connection whose statement timed out is closed by mysql2 and replaced).
+ * Without it a query on a connection whose server stopped answering waits for ever.
+ */
+function withStatementTimeout(pool: import('mysql2').Pool, timeoutMs: number): MysqlPool {
+  type Callback = (err: unknown, result: unknown) => void;
+  const wrap = (connection: import('mysql2').PoolConnection) =>
+    new Proxy(connection, {
+      get(target, prop, receiver) {
+        if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
+        return (sql: unknown, values: unknown, callback?: Callback) => {
+          const query = typeof sql === 'string' ? { sql, timeout: timeoutMs } : sql;
+          // A connection whose statement timed out is not trusted again: its server (or the
+          // network to it) stopped answering; the pool opens a new one when needed.
+          const done: Callback | undefined = callback
+            ? (err, result) => {
+                if ((err as { code?: unknown } | null)?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') target.destroy();
+                callback(err, result);
+              }
+            : undefined;
+          return (target.query as unknown as (q: unknown, v: unknown, cb?: Callback) => unknown).call(target, query, values, done);
+        };
+      },
+    });
+  return {
+    getConnection: (callback) => pool.getConnection((err, connection) => callback(err, err ? connection : (wrap(connection) as never))),
+    end: (callback) => pool.end(callback),
+  };
 }

@@ -10,6 +10,7 @@ import * as logIndexes from './migrations/2026-11-21-003-log-indexes';
 import * as logHourTotals from './migrations/2026-11-21-004-log-hour-totals';
 import * as dropLogTokenIdIndex from './migrations/2026-11-21-005-drop-log-token-id-index';
 import * as taskBilling from './migrations/2026-11-24-006-task-billing';
+import * as sessions from './migrations/2026-11-24-007-sessions';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-21-004-log-hour-totals': logHourTotals,
   '2026-11-21-005-drop-log-token-id-index': dropLogTokenIdIndex,
   '2026-11-24-006-task-billing': taskBilling,
+  '2026-11-24-007-sessions': sessions,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -235,6 +235,17 @@ export interface QuotaReservationsTable {
   created_at: number;
 }
 
+/** Console sessions (see migration 2026-11-24-007-sessions). */
+export interface SessionsTable {
+  /** SHA-256 (hex) of the random key the cookie carries; the key itself is never stored. */
+  id: string;
+  user_id: number;
+  /** Unix seconds. */
+  created_at: number;
+  /** Unix seconds; moved forward while the session is used (sliding expiry). */
+  expires_at: number;
+}
+
 /**
  * Rows and quota of the logs per hour and type, kept by triggers on logs (SQLite and
  * PostgreSQL; see migration 2026-11-21-004-log-hour-totals). Read only.
@@ -262,6 +273,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   quota_reservations: QuotaReservationsTable;
+  sessions: SessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,36 +1,58 @@
 /**
- * "These rows changed" signals for caches of other areas (the relay keeps tokens and users
- * in memory). A service announces a write after it committed; listeners on this node hear it
- * at once, and with Redis the announcement is published on `switchyard:changes` so every
- * other node hears it too. Without Redis, other nodes rely on their cache lifetime
- * (SYNC_FREQUENCY). One subscriber connection serves every topic.
+ * "These rows changed" signals for the caches every node keeps in memory: API tokens and
+ * users (the relay's auth cache), channels (the relay's selection index, the pricing page)
+ * and options. A service announces a write after it committed; listeners on this node hear
+ * it at once, and with Redis the announcement is published on `switchyard:changes` so every
+ * other node hears it too. One hub, one subscriber connection, four topics.
+ *
+ * While Redis is away announcements reach this node only; when the connection comes back
+ * every listener is told that anything of its topic may have changed (ids empty), so each
+ * node reloads at once what others changed meanwhile instead of waiting for its periodic
+ * reload (SYNC_FREQUENCY). Without Redis, other nodes rely on that reload alone.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import type { AppContext } from '../context';
+import { subscribeSoon, type RedisLink } from './redis-link';
 
 export const CHANGES_REDIS_CHANNEL = 'switchyard:changes';
 
-/** What changed: API tokens (by token id) or users (by user id). */
-export type ChangeTopic = 'tokens' | 'users';
+/** What changed: API tokens, users, channels (by id) or options (by key). */
+export type ChangeTopic = 'tokens' | 'users' | 'channels' | 'options';
+const TOPICS: readonly ChangeTopic[] = ['tokens', 'users', 'channels', 'options'];
 
 export interface Change {
   topic: ChangeTopic;
   /** Ids of the rows concerned; empty when many or all may have changed. */
   ids: number[];
-  /** True when another node made the change. */
+  /** The option key, for `options` (absent: any may have changed). */
+  key?: string;
+  /** What happened (`create`, `update`, `reconnect` …), for the listeners that care. */
+  reason?: string;
+  /** True when another node made the change (or Redis came back). */
   remote: boolean;
 }
 
 export type ChangeListener = (change: Change) => void;
 
-class ChangeHub {
+function isTopic(value: unknown): value is ChangeTopic {
+  return typeof value === 'string' && (TOPICS as readonly string[]).includes(value);
+}
+
+export class ChangeHub {
   readonly #emitter = new EventEmitter<{ change: [Change] }>();
+  /** Tells our own Redis messages apart from other nodes'. */
   readonly #origin = randomUUID();
   #subscriber?: Redis;
+  #started = false;
+  readonly #onReconnect = () => {
+    // Whatever other nodes announced while Redis was away never reached us: reload it all.
+    for (const topic of TOPICS) this.#deliver({ topic, ids: [], reason: 'reconnect', remote: true });
+  };
 
-  constructor(private readonly redis: Redis | undefined) {
+  constructor(private readonly link: RedisLink | undefined) {
+    // The relay, caches and tests may all listen; none of them is a leak.
     this.#emitter.setMaxListeners(0);
   }
 
@@ -39,34 +61,54 @@ class ChangeHub {
     return () => this.#emitter.off('change', listener);
   }
 
-  emit(topic: ChangeTopic, ids: number[]): void {
-    this.#deliver({ topic, ids, remote: false });
-    // A lost message only delays other nodes until their cache entries expire.
-    this.redis?.publish(CHANGES_REDIS_CHANNEL, JSON.stringify({ origin: this.#origin, topic, ids })).catch(() => undefined);
+  /** Listens to one topic. */
+  onTopic(topic: ChangeTopic, listener: ChangeListener): () => void {
+    return this.on((change) => {
+      if (change.topic === topic) listener(change);
+    });
+  }
+
+  emit(topic: ChangeTopic, ids: number[], extra: { key?: string; reason?: string } = {}): void {
+    this.#deliver({ topic, ids, ...extra, remote: false });
+    // A lost message only delays other nodes until Redis is back (then they reload) or their
+    // periodic reload.
+    if (this.link?.up) {
+      this.link.client.publish(CHANGES_REDIS_CHANNEL, JSON.stringify({ origin: this.#origin, topic, ids, ...extra })).catch(() => undefined);
+    }
   }
 
   /** Starts hearing other nodes (no-op without Redis or when started). */
   async start(): Promise<void> {
-    if (!this.redis || this.#subscriber) return;
-    const subscriber = this.redis.duplicate();
+    if (!this.link || this.#started) return;
+    this.#started = true;
+    const subscriber = this.link.subscriber();
     this.#subscriber = subscriber;
     subscriber.on('message', (_channel: string, text: string) => {
-      let message: { origin?: string; topic?: string; ids?: unknown };
+      let message: { origin?: string; topic?: unknown; ids?: unknown; key?: unknown; reason?: unknown };
       try {
         message = JSON.parse(text) as typeof message;
       } catch {
         return;
       }
-      if (message.origin === this.#origin || (message.topic !== 'tokens' && message.topic !== 'users')) return;
+      if (message.origin === this.#origin || !isTopic(message.topic)) return;
       const ids = Array.isArray(message.ids) ? message.ids.filter((id): id is number => typeof id === 'number') : [];
-      this.#deliver({ topic: message.topic, ids, remote: true });
+      this.#deliver({
+        topic: message.topic,
+        ids,
+        ...(typeof message.key === 'string' ? { key: message.key } : {}),
+        ...(typeof message.reason === 'string' ? { reason: message.reason } : {}),
+        remote: true,
+      });
     });
-    await subscriber.subscribe(CHANGES_REDIS_CHANNEL);
+    this.link.on('up', this.#onReconnect);
+    await subscribeSoon(subscriber, CHANGES_REDIS_CHANNEL);
   }
 
   stop(): void {
+    this.link?.off('up', this.#onReconnect);
     this.#subscriber?.disconnect();
     this.#subscriber = undefined;
+    this.#started = false;
   }
 
   #deliver(change: Change): void {
@@ -81,14 +123,16 @@ class ChangeHub {
   }
 }
 
-const hubs = new WeakMap<AppContext, ChangeHub>();
+const fallbackHubs = new WeakMap<AppContext, ChangeHub>();
 
 /** The hub of one running app (one per context, so test servers in one process stay apart). */
 export function changeEvents(ctx: AppContext): ChangeHub {
-  let hub = hubs.get(ctx);
+  if (ctx.changes) return ctx.changes;
+  // A context assembled by hand (tools, benches) gets a local hub of its own.
+  let hub = fallbackHubs.get(ctx);
   if (!hub) {
-    hub = new ChangeHub(ctx.redis);
-    hubs.set(ctx, hub);
+    hub = new ChangeHub(undefined);
+    fallbackHubs.set(ctx, hub);
   }
   return hub;
 }

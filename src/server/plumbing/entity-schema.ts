@@ -73,7 +73,7 @@ export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): (body:
     }
     const skip = (prop.readOnly && !keep.has(name)) || (prop['x-create-only'] && shape.mode === 'update');
     if (skip) ignored.add(name);
-    else accepted[name] = stripReadOnly(prop);
+    else accepted[name] = withSafeIntegerBounds(stripReadOnly(prop));
   }
   const validate: ValidateFunction = ajv.compile({
     type: 'object',
@@ -88,6 +88,17 @@ export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): (body:
     if (!validate(kept)) throw refusal(validate.errors?.[0], accepted);
     return kept as T;
   };
+}
+
+/**
+ * An integer field without bounds of its own gets ±(2^53 − 1): beyond that a JSON number is
+ * no longer exact, and 2^63 does not fit a bigint column (the write would fail with a 500).
+ * Fields of integer (32-bit) columns declare their own narrower bounds in the schema file.
+ */
+function withSafeIntegerBounds(prop: EntityProperty): EntityProperty {
+  const types = Array.isArray(prop.type) ? prop.type : [prop.type];
+  if (!types.includes('integer')) return prop;
+  return { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER, ...prop };
 }
 
 /** A kept readOnly field (an id) is validated like any other. */

@@ -4,10 +4,14 @@
  * carrier-grade NAT, multicast and unspecified addresses are refused. The check runs on the
  * addresses the name resolves to, at connect time (the agent's own lookup), so a name that
  * resolves to a public address when checked and a private one when used gains nothing.
+ * A lookup is never made for a literal address: check those with `hasLiteralPrivateHost`
+ * before connecting. `classifyHost` is the early check when a URL is saved.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookupAsync } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { ConnectionOptions } from 'node:tls';
 import { Agent } from 'undici';
 
 /** ipaddr.js range names that are fine to reach; every other range is refused. */
@@ -37,16 +41,54 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
   });
 };
 
+/** Whether `err` (or an error it wraps) is the refusal of `publicOnlyLookup`. */
+export function isPrivateAddressError(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof PrivateAddressError || (e as { code?: unknown }).code === 'EPRIVATEADDRESS') return true;
+  }
+  return false;
+}
+
 let agent: Agent | undefined;
 
 /** An undici dispatcher whose connections only ever reach public addresses. */
 export function publicOnlyAgent(): Agent {
-  agent ??= new Agent({ connect: { lookup: publicOnlyLookup }, keepAliveTimeout: 10_000 });
+  agent ??= makePublicOnlyAgent();
   return agent;
+}
+
+/** A new public-only dispatcher, trusting extra certificate authorities when given. */
+export function makePublicOnlyAgent(connect: { ca?: ConnectionOptions['ca'] } = {}): Agent {
+  return new Agent({ connect: { ...connect, lookup: publicOnlyLookup }, keepAliveTimeout: 10_000 });
 }
 
 /** Whether a URL's host is written as a literal non-public address (a quick check before any lookup). */
 export function hasLiteralPrivateHost(url: URL): boolean {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return ipaddr.isValid(host) && !isPublicAddress(host);
+}
+
+/** What a host name points at: only public addresses, some non-public one, or unknown (no answer). */
+export type HostClass = 'public' | 'private' | 'unresolved';
+
+/**
+ * Classifies a URL's host (a name, or a literal address with or without IPv6 brackets) by
+ * the addresses it resolves to now, waiting at most `timeoutMs` for DNS. For an early,
+ * friendly refusal when a URL is saved; it proves nothing about later connections (DNS can
+ * change), so connections still go through `publicOnlyLookup`.
+ */
+export async function classifyHost(hostname: string, timeoutMs = 2_000): Promise<HostClass> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host)) return isPublicAddress(host) ? 'public' : 'private';
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  try {
+    const list = await Promise.race([dnsLookupAsync(host, { all: true }).catch(() => undefined), timeout]);
+    if (!list || list.length === 0) return 'unresolved';
+    return list.every((a) => isPublicAddress(a.address)) ? 'public' : 'private';
+  } finally {
+    clearTimeout(timer);
+  }
 }

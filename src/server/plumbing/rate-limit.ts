@@ -14,6 +14,7 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { RateLimitConfig } from '../config';
+import { sharedOrLocal, type RedisLink } from './redis-link';
 
 const IDLE_EXPIRY_MS = 20 * 60 * 1000;
 
@@ -138,4 +139,45 @@ export function rateLimitHook(limiter: RateLimiter, mark: string, cfg: RateLimit
       await reply.code(429).send({ success: false, message: TOO_MANY_REQUESTS });
     }
   };
+}
+
+/**
+ * Redis while it answers, this node's memory while it does not (issue #12): the console and
+ * the gateway keep their limits, per node, through a Redis outage instead of failing.
+ */
+export class FallbackRateLimiter implements RateLimiter {
+  constructor(
+    private readonly link: RedisLink,
+    private readonly shared: RateLimiter,
+    private readonly local: RateLimiter,
+  ) {}
+
+  hit(key: string, limit: number, durationSeconds: number): Promise<boolean> {
+    return sharedOrLocal(
+      this.link,
+      () => this.shared.hit(key, limit, durationSeconds),
+      () => this.local.hit(key, limit, durationSeconds),
+    );
+  }
+
+  allows(key: string, limit: number, durationSeconds: number): Promise<boolean> {
+    return sharedOrLocal(
+      this.link,
+      () => this.shared.allows(key, limit, durationSeconds),
+      () => this.local.allows(key, limit, durationSeconds),
+    );
+  }
+
+  record(key: string, limit: number, durationSeconds: number): Promise<void> {
+    return sharedOrLocal(
+      this.link,
+      () => this.shared.record(key, limit, durationSeconds),
+      () => this.local.record(key, limit, durationSeconds),
+    );
+  }
+
+  close(): void {
+    this.shared.close();
+    this.local.close();
+  }
 }

@@ -90,6 +90,14 @@ export function transportError(message: string): RelayError {
   return new RelayError(500, message, { type: 'new_api_error', code: 'do_request_failed', local: false, upstream: true, alwaysMask: true });
 }
 
+/**
+ * The client left before anything was delivered: a local failure (no retry, not the
+ * channel's fault) whose reservation is given back. 499 as nginx logs it; nobody reads it.
+ */
+export function clientGoneError(): RelayError {
+  return new RelayError(499, 'client closed request', { code: 'client_gone', local: true });
+}
+
 /** Hides texts that could carry an upstream URL or address (reference: post, dial, http). */
 export function maskMessage(message: string): string {
   return /post|dial|http/i.test(message) ? UPSTREAM_ADDRESS_MASK : message;

@@ -2,13 +2,15 @@
  * The relay's HTTP surface: `/v1/...` for API clients (sk- tokens) and `/pg/chat/completions`
  * for the console's playground (session). Each scope has its own error handler — OpenAI's
  * error shape, Claude's on /v1/messages — its own body parser (bytes kept, parsed by the
- * pipeline after authentication), gzip/br request bodies, CORS for every origin, the
+ * pipeline after authentication), gzip/br request bodies, CORS for every origin on the API-key
+ * scopes (none on the playground, which rides the console session), the
  * `X-Oneapi-Request-Id` header, and no response compression (streams must not be buffered).
  */
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../errors';
+import { AppError, MSG } from '../errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { claudeErrorBody, internalError, openaiErrorBody, refuse, RelayError } from './errors';
 import { REQUEST_ID_HEADER } from './request-id';
 import { assignRequestId, requestIdOf } from './pipeline/request-context';
@@ -35,17 +37,35 @@ declare module 'fastify' {
 
 const CORS_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 
-/** CORS for browsers (all origins, credentials); API clients send no Origin and get none of it. */
+/** Who may call a relay scope from a web page of another origin. */
+type CorsPolicy = 'any-origin' | 'same-origin';
+
+/**
+ * CORS of the API-key scopes (/v1, /dashboard, /mj, /suno): any origin, never credentials —
+ * the key in the request is the whole authority, so no cookie rides along and the console's
+ * `New-Api-User` header is not offered. API clients send no Origin and get none of it.
+ */
 function corsHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  const origin = request.headers.origin;
-  if (!origin) return;
-  // Credentials are allowed, so the origin is echoed rather than `*`.
-  reply.header('Access-Control-Allow-Origin', origin);
+  if (request.headers.origin === undefined) return;
+  reply.header('Access-Control-Allow-Origin', '*');
   reply.header('Vary', 'Origin');
-  reply.header('Access-Control-Allow-Credentials', 'true');
-  reply.header('Access-Control-Allow-Methods', CORS_METHODS);
-  reply.header('Access-Control-Allow-Headers', request.headers['access-control-request-headers'] || '*');
   reply.header('Access-Control-Expose-Headers', REQUEST_ID_HEADER);
+}
+
+/** The preflight of an API-key scope: the method and the headers asked for (bar the console's). */
+function corsPreflight(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.headers.origin === undefined) return;
+  reply.header('Access-Control-Allow-Methods', CORS_METHODS);
+  const asked = request.headers['access-control-request-headers'];
+  if (asked) {
+    const allowed = asked
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name && name.toLowerCase() !== 'new-api-user');
+    if (allowed.length > 0) reply.header('Access-Control-Allow-Headers', allowed.join(', '));
+    reply.header('Vary', 'Origin, Access-Control-Request-Headers');
+  }
+  reply.header('Access-Control-Max-Age', '600');
 }
 
 export function toRelayError(error: unknown, request: RelayRequest, rt: RelayRuntime): RelayError {
@@ -54,6 +74,7 @@ export function toRelayError(error: unknown, request: RelayRequest, rt: RelayRun
   const fe = error as FastifyError;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(413, 'request body too large', 'request_body_too_large');
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return refuse(400, `Invalid request, 无效的请求, ${fe.message}`, 'invalid_request');
+  if (isDatabaseUnavailable(error)) return refuse(503, MSG.dbError, 'database_unavailable');
   rt.log.error(`relay internal error (request id: ${requestIdOf(request)}): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   return internalError();
 }
@@ -76,12 +97,17 @@ function errorHandler(rt: RelayRuntime) {
   };
 }
 
-/** Hooks and parsers every relay scope shares. */
-function prepareScope(scope: FastifyInstance, rt: RelayRuntime, onError: ReturnType<typeof errorHandler> = errorHandler(rt)): void {
+/**
+ * Hooks and parsers every relay scope shares. `cors`: 'any-origin' for the API-key scopes;
+ * 'same-origin' sends no CORS headers at all, so browsers keep other origins out (the
+ * console calls from its own origin and needs none).
+ */
+function prepareScope(scope: FastifyInstance, rt: RelayRuntime, cors: CorsPolicy, onError: ReturnType<typeof errorHandler> = errorHandler(rt)): void {
+  const anyOrigin = cors === 'any-origin';
   // Callback-style hooks: an async hook costs a promise per request on the hot path.
   scope.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, assignRequestId(request));
-    corsHeaders(request, reply);
+    if (anyOrigin) corsHeaders(request, reply);
     done();
   });
   // Compressed request bodies are unpacked before the parser counts and keeps them.
@@ -100,7 +126,10 @@ function prepareScope(scope: FastifyInstance, rt: RelayRuntime, onError: ReturnT
     done(null, stored);
   });
   scope.setErrorHandler(onError);
-  scope.options('/*', async (_request, reply) => reply.code(204).send());
+  scope.options('/*', async (request, reply) => {
+    if (anyOrigin) corsPreflight(request, reply);
+    return reply.code(204).send();
+  });
 }
 
 /** Routes that pass token auth and then say "not implemented" (the reference's 501). */
@@ -142,7 +171,7 @@ function relayRoute(rt: RelayRuntime, spec: EndpointSpec) {
  */
 function registerTaskScope(scope: FastifyInstance, rt: RelayRuntime, routes: readonly TaskRoute[], modes?: ReadonlySet<string>): void {
   const relayErrors = errorHandler(rt);
-  prepareScope(scope, rt, (error, request, reply) => {
+  prepareScope(scope, rt, 'any-origin', (error, request, reply) => {
     if (error instanceof MjError || error instanceof SunoError) {
       void reply.code(error.status).send(error.body());
       return;
@@ -180,7 +209,7 @@ function registerBillingCompat(scope: FastifyInstance, rt: RelayRuntime, base: s
 export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): Promise<void> {
   await server.register(
     async (v1) => {
-      prepareScope(v1, rt);
+      prepareScope(v1, rt, 'any-origin');
       const openai = { config: { clientFormat: 'openai' as const } };
       v1.post('/chat/completions', openai, relayRoute(rt, ENDPOINTS.chat));
       v1.post('/completions', openai, relayRoute(rt, ENDPOINTS.completions));
@@ -225,16 +254,16 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
   await server.register(async (suno) => registerTaskScope(suno, rt, SUNO_ROUTES), { prefix: '/suno' });
   await server.register(
     async (dashboard) => {
-      prepareScope(dashboard, rt);
+      prepareScope(dashboard, rt, 'any-origin');
       registerBillingCompat(dashboard, rt, '');
     },
     { prefix: '/dashboard' },
   );
   await server.register(
     async (pg) => {
-      // The playground signs in with the console's session cookie.
+      // The playground signs in with the console's session cookie: same origin only.
       await pg.register(cookie, { secret: rt.ctx.config.sessionSecret });
-      prepareScope(pg, rt);
+      prepareScope(pg, rt, 'same-origin');
       pg.post('/chat/completions', { config: { clientFormat: 'openai' } }, async (request, reply) => {
         await relayPlayground(rt, request, reply);
         finishIfSilent(reply);

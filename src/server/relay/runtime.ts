@@ -48,7 +48,7 @@ export class RelayRuntime {
     this.auth = new AuthCache(ctx);
     this.channels = new ChannelIndex(ctx);
     this.health = new ChannelHealth(ctx, this.channels, log);
-    this.ledger = new Ledger(ctx, undefined, (message, err) => log.error(`${message}: ${err instanceof Error ? err.message : String(err)}`));
+    this.ledger = new Ledger(ctx, undefined, (message, err) => (err === undefined ? log.warn(message) : log.error(`${message}: ${err instanceof Error ? err.message : String(err)}`)));
     const relayTimeout = ctx.config.relayTimeoutSeconds;
     this.pools = new UpstreamPools(relayTimeout > 0 ? relayTimeout * 1000 : 300_000);
     this.tasks = new TaskPoller(this);

@@ -29,15 +29,34 @@ export interface PageRequest {
   offset: number;
 }
 
+/** The largest page number served as asked; larger ones are the first page (see parsePageRequest). */
+export const MAX_PAGE = 10_000_000;
+
+/** A plain decimal count ("0", "42", surrounding blanks allowed) of a query value; the first of a repeated one. */
+function plainCount(value: unknown): { negative: boolean; digits: string } | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  if (typeof first === 'number') return Number.isSafeInteger(first) ? { negative: first < 0, digits: String(Math.abs(first)) } : undefined;
+  if (typeof first !== 'string') return undefined;
+  const match = /^\s*([+-]?)0*(\d+)\s*$/.exec(first);
+  return match ? { negative: match[1] === '-', digits: match[2]! } : undefined;
+}
+
 /**
- * Reads `p` and `page_size` (tokens also send `size`) the one way every list does:
- * missing or negative page → 0; missing, zero or negative size → 10; size capped at 100.
+ * Reads `p` and `page_size` (tokens also send `size`) the one way every list does. Paging
+ * never refuses a request; bad values are clamped, never passed to the database:
+ * - `p` is served as asked only when it is a plain decimal count from 0 to MAX_PAGE
+ *   (ten million pages). Anything else is the first page (0): missing, negative (`-1`),
+ *   absurd (`99999999999999999999`), or not a plain count (`1e300`, `0x10`, `1.5`, `abc`).
+ *   The reply's `page` says which page was served.
+ * - `page_size` is clamped to 1..MAX_PAGE_SIZE: a plain count above 100 (`5000`,
+ *   `99999999999999999999`) is 100; missing, zero, negative or not a plain count (`1e9`,
+ *   `0x10`) is the default 10, as the reference's integer parsing gives.
  */
 export function parsePageRequest(query: { p?: unknown; page_size?: unknown; size?: unknown }): PageRequest {
-  const pNum = Number(query.p);
-  const page = Number.isInteger(pNum) && pNum > 0 ? pNum : 0;
-  const rawSize = query.page_size ?? query.size;
-  const sNum = Number(rawSize);
-  const pageSize = Number.isInteger(sNum) && sNum > 0 ? Math.min(sNum, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+  const p = plainCount(query.p);
+  const page = p && !p.negative && p.digits.length <= 8 && Number(p.digits) <= MAX_PAGE ? Number(p.digits) : 0;
+  const s = plainCount(query.page_size ?? query.size);
+  let pageSize = DEFAULT_PAGE_SIZE;
+  if (s && !s.negative && s.digits !== '0') pageSize = s.digits.length > 3 ? MAX_PAGE_SIZE : Math.min(Number(s.digits), MAX_PAGE_SIZE);
   return { page, pageSize, offset: page * pageSize };
 }

@@ -99,19 +99,33 @@ export function encodeOption(def: Pick<OptionDef, 'schema'>, value: unknown): st
 
 export type Decoded = { ok: true; value: string | number | boolean } | { ok: false; reason: string };
 
-/** Decodes a stored string into the key's type; fails on anything that is not that type. */
+const PLAIN_INTEGER = /^-?\d+$/;
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * Decodes a stored string into the key's type; fails on anything that is not that type.
+ * Integer keys take plain decimal integers within ±(2^53 − 1) (then the key's own
+ * minimum/maximum); number keys take finite decimal numbers.
+ */
 export function decodeOption(def: Pick<OptionDef, 'schema'>, text: string): Decoded {
   switch (def.schema.type) {
     case 'boolean':
       if (text === 'true') return { ok: true, value: true };
       if (text === 'false') return { ok: true, value: false };
       return { ok: false, reason: 'must be true or false' };
-    case 'integer':
-    case 'number': {
-      if (text.trim() === '') return { ok: false, reason: 'must be a number' };
+    case 'integer': {
+      // Plain decimal digits only: Number() would also read '0x10', '1e3', ' 5' and
+      // '9223372036854775807' (not exact in a double, and past what a bigint column holds).
+      if (!PLAIN_INTEGER.test(text)) return { ok: false, reason: 'must be an integer written in decimal digits' };
       const n = Number(text);
-      if (!Number.isFinite(n)) return { ok: false, reason: 'must be a number' };
-      if (def.schema.type === 'integer' && !Number.isInteger(n)) return { ok: false, reason: 'must be an integer' };
+      if (!Number.isSafeInteger(n)) return { ok: false, reason: `must be an integer between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` };
+      return { ok: true, value: n };
+    }
+    case 'number': {
+      // Decimal notation (an exponent allowed, as String() of a number may write one); no
+      // hexadecimal, blanks, Infinity, or magnitudes beyond a double.
+      const n = PLAIN_NUMBER.test(text) ? Number(text) : NaN;
+      if (!Number.isFinite(n)) return { ok: false, reason: 'must be a number written in decimal' };
       return { ok: true, value: n };
     }
     case 'string':

@@ -6,7 +6,8 @@ import { constraintsOf } from './schema-constraints';
 describe('constraintsOf', () => {
   it('reads bounds, lengths, integers and defaults from the entity schemas', () => {
     expect(constraintsOf(channel, 'priority')).toEqual({ min: -999, integer: true, default: 0 });
-    expect(constraintsOf(channel, 'weight')).toEqual({ min: 0, integer: true, default: 0 });
+    // The weight column is a 32-bit integer; the priority's bigint bound (2^53 − 1) is left out.
+    expect(constraintsOf(channel, 'weight')).toEqual({ min: 0, max: 2147483647, integer: true, default: 0 });
     expect(constraintsOf(channel, 'name')).toEqual({ maxLength: 191 });
     expect(constraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1 });
     expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000 });

@@ -1,16 +1,13 @@
 /**
  * Admin-authored content (home page, about): an http(s) URL is shown in a frame, anything
- * else as Markdown (which may contain HTML, as in the reference product).
+ * else as Markdown (which may contain HTML, as in the reference product), sanitised.
  */
-import { marked } from 'marked';
 import { useMemo } from 'react';
-
-export function isUrl(content: string): boolean {
-  return /^https?:\/\/\S+$/.test(content.trim());
-}
+import { frameUrl, safeMarkdown } from './safe-html';
 
 export function MarkdownOrFrame({ content, title }: { content: string; title: string }) {
-  const html = useMemo(() => (isUrl(content) ? '' : (marked.parse(content, { async: false }) as string)), [content]);
-  if (isUrl(content)) return <iframe src={content.trim()} title={title} className="sy-content-frame" />;
+  const url = frameUrl(content);
+  const html = useMemo(() => (url ? '' : safeMarkdown(content)), [url, content]);
+  if (url) return <iframe src={url} title={title} className="sy-content-frame" />;
   return <div className="sy-markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }

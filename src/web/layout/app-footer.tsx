@@ -1,11 +1,12 @@
 /**
- * The footer (seed 001 §2): the configured HTML footer, else a default credit with the
+ * The footer (seed 001 §2): the configured HTML footer (sanitised), else a default credit with the
  * version. The stored footer is checked every 200 ms, up to 5 times, until it is there.
  */
 import { Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { safeHtml } from '../components/safe-html';
 import { readText, STORAGE_KEYS } from '../storage';
 import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus, useStatusFresh } from '../state/status-context';
@@ -35,7 +36,9 @@ export function AppFooter() {
   const status = usePublicStatus();
   const html = useFooterHtml();
 
-  if (html) return <div className="sy-footer sy-footer-custom" dangerouslySetInnerHTML={{ __html: html }} />;
+  const safe = useMemo(() => (html ? safeHtml(html) : ''), [html]);
+
+  if (safe) return <div className="sy-footer sy-footer-custom" dangerouslySetInnerHTML={{ __html: safe }} />;
   return (
     <div className="sy-footer">
       <Typography.Text type="secondary">

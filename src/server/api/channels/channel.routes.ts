@@ -42,9 +42,8 @@ interface SearchQuery extends ListQuery {
 export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     const check = channelSchemas(ctx.config.schemasDir);
-    const events = channelEvents(ctx);
-    await events.start();
-    app.addHook('onClose', async () => events.stop());
+    // Hears other nodes' channel writes (the change hub is stopped with the app).
+    await channelEvents(ctx).start();
 
     const admin = { preHandler: guards.admin };
 

@@ -6,19 +6,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
-import { INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../services/logs/filtered-list';
+import { INT32_PARAM, INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../services/logs/filtered-list';
 import { deleteLogsOlderThan, listLogsFor, logStatFor, type LogQuery } from '../../services/logs/log.service';
 import type { RouteDeps } from '../deps';
 
 const SELF_FILTERS = {
-  type: INTEGER_PARAM,
+  type: INT32_PARAM,
   token_name: TEXT_PARAM,
   model_name: TEXT_PARAM,
   start_timestamp: INTEGER_PARAM,
   end_timestamp: INTEGER_PARAM,
   group: TEXT_PARAM,
 };
-const adminQuery = { querystring: listQuerySchema({ ...SELF_FILTERS, username: TEXT_PARAM, channel: INTEGER_PARAM }) };
+const adminQuery = { querystring: listQuerySchema({ ...SELF_FILTERS, username: TEXT_PARAM, channel: INT32_PARAM }) };
 const selfQuery = { querystring: listQuerySchema(SELF_FILTERS) };
 
 export function logRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {

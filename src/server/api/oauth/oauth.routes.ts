@@ -7,8 +7,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/tables';
-import { AppError, MSG } from '../../errors';
-import { clearSession, readSession, updateSession } from '../../auth/session';
+import { AppError } from '../../errors';
+import { readSession, updateSession } from '../../auth/session';
+import { currentSession, requireSession, startSession } from '../../auth/session-store';
 import { ok } from '../../plumbing/envelope';
 import { githubProvider } from '../../services/oauth/github.provider';
 import { linuxdoProvider } from '../../services/oauth/linuxdo.provider';
@@ -17,7 +18,6 @@ import { wechatProvider } from '../../services/oauth/wechat.provider';
 import { assertActive, bindTelegram, bindWithCode, signInWithCode, signInWithTelegram } from '../../services/oauth/oauth.service';
 import type { CodeGrant } from '../../services/oauth/oauth.types';
 import { randomAlphanumeric } from '../../services/users/user.service';
-import { findUserById } from '../../services/users/user.repository';
 import { serializeLogin } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
 
@@ -54,20 +54,14 @@ interface CallbackQuery {
 }
 
 /** Starts the session exactly as password login does and answers the login user shape. */
-function completeLogin(request: FastifyRequest, reply: FastifyReply, user: UserRow) {
-  updateSession(request, reply, { id: user.id, username: user.username });
+async function completeLogin(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, user: UserRow) {
+  await startSession(ctx, request, reply, user);
   return ok(serializeLogin(user));
 }
 
 /** The account of the signed-in session (binding needs one), checked like the guards do. */
 async function sessionUser(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<UserRow> {
-  const { id } = readSession(request);
-  if (!id) throw new AppError(MSG.notLoggedIn, 401);
-  const user = await findUserById(ctx.db, id);
-  if (!user) {
-    clearSession(reply);
-    throw new AppError('用户已注销', 401);
-  }
+  const { user } = await requireSession(ctx, request, reply);
   assertActive(user);
   return user;
 }
@@ -95,20 +89,21 @@ export function oauthRoutes({ ctx, critical }: RouteDeps): FastifyPluginAsync {
           const session = readSession(request);
           if (!query.state || query.state !== session.oauth_state) throw new AppError('state is empty or not same', 403);
           const grant = grantOf(request, query.code);
-          if (session.id) {
+          // A live session binds; anyone else (an ended session included) signs in.
+          if (await currentSession(ctx, request, reply)) {
             const user = await sessionUser(ctx, request, reply);
             await bindWithCode(ctx, provider, user.id, grant);
             return ok(undefined, 'bind');
           }
           const user = await signInWithCode(ctx, provider, grant, session.aff);
-          return completeLogin(request, reply, user);
+          return completeLogin(ctx, request, reply, user);
         },
       );
     }
 
     app.get<{ Querystring: { code?: string } }>('/oauth/wechat', { onRequest: critical, schema: { querystring: codeQuery } }, async (request, reply) => {
       const user = await signInWithCode(ctx, wechatProvider, grantOf(request, request.query.code), readSession(request).aff);
-      return completeLogin(request, reply, user);
+      return completeLogin(ctx, request, reply, user);
     });
 
     app.get<{ Querystring: { code?: string } }>('/oauth/wechat/bind', { onRequest: critical, schema: { querystring: codeQuery } }, async (request, reply) => {
@@ -119,7 +114,7 @@ export function oauthRoutes({ ctx, critical }: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/login', { onRequest: critical }, async (request, reply) => {
       const user = await signInWithTelegram(ctx, request.query);
-      return completeLogin(request, reply, user);
+      return completeLogin(ctx, request, reply, user);
     });
 
     // The Telegram widget redirects the browser here, so success is a redirect, not JSON.

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
-import { INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../services/logs/filtered-list';
+import { INT32_PARAM, INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../services/logs/filtered-list';
 import { listMidjourneysFor, listTasksFor, type MidjourneyQuery, type TaskQuery } from '../../services/tasks/task.service';
 import type { RouteDeps } from '../deps';
 
@@ -17,7 +17,7 @@ export function taskRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: MidjourneyQuery }>(
       '/mj/',
-      { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...MJ_SELF, channel_id: INTEGER_PARAM }) } },
+      { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...MJ_SELF, channel_id: INT32_PARAM }) } },
       async (request) => ok(await listMidjourneysFor(ctx, request.query, { admin: true })),
     );
     app.get<{ Querystring: MidjourneyQuery }>('/mj/self', { preValidation: guards.user, schema: { querystring: listQuerySchema(MJ_SELF) } }, async (request) =>
@@ -25,7 +25,7 @@ export function taskRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     );
     app.get<{ Querystring: TaskQuery }>(
       '/task/',
-      { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...TASK_SELF, channel_id: INTEGER_PARAM }) } },
+      { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...TASK_SELF, channel_id: INT32_PARAM }) } },
       async (request) => ok(await listTasksFor(ctx, request.query, { admin: true })),
     );
     app.get<{ Querystring: TaskQuery }>('/task/self', { preValidation: guards.user, schema: { querystring: listQuerySchema(TASK_SELF) } }, async (request) =>

@@ -19,7 +19,9 @@ export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     const user = { preHandler: guards.user };
 
     app.put<{ Body: SelfUpdateInput }>('/user/self', { ...user, schema: { body: updateSelfBody } }, async (request) => {
-      await updateSelf(ctx, authOf(request).user, request.body);
+      const auth = authOf(request);
+      // A new password ends the user's other sessions; the one that changed it stays.
+      await updateSelf(ctx, auth.user, request.body, auth.sessionId);
       return ok();
     });
 

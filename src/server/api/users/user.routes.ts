@@ -3,7 +3,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
-import { clearSession, updateSession } from '../../auth/session';
+import { endSession, startSession } from '../../auth/session-store';
 import { turnstileCheck } from '../../auth/turnstile';
 import { AppError, MSG } from '../../errors';
 import { ok } from '../../plumbing/envelope';
@@ -36,8 +36,8 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
         if (!username || !password) throw new AppError(MSG.invalidParams);
         const user = await findUserForLogin(ctx.db, username);
         const matches = user ? await checkPassword(password, user.password) : false;
-        if (!user || !matches || user.status !== USER_STATUS_ENABLED) throw new AppError('用户名或密码错误，或用户已被封禁');
-        updateSession(request, reply, { id: user.id, username: user.username });
+        if (!user || !matches || user.status !== USER_STATUS_ENABLED) throw new AppError(MSG.wrongPassword);
+        await startSession(ctx, request, reply, user);
         const data = serializeLogin(user);
         // Lets the console warn while the first-start credentials are still in use.
         const defaultPassword = user.username === DEFAULT_ROOT_USERNAME && password === DEFAULT_ROOT_PASSWORD;
@@ -45,8 +45,9 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
       },
     );
 
-    app.get('/user/logout', async (_request, reply) => {
-      clearSession(reply);
+    // Ends this session on every node (its row is deleted), not only in this browser.
+    app.get('/user/logout', async (request, reply) => {
+      await endSession(ctx, request, reply);
       return ok();
     });
 

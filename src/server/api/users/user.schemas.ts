@@ -8,8 +8,14 @@ import { MANAGE_ACTIONS } from '../../services/users/user.rules';
 const string = { type: 'string' } as const;
 /** Read-only keys of the user record: accepted in any form, never written. */
 const ignored = {} as const;
-/** Quota travels as an integer number of quota units; keep it exact in a double. */
-const quota = { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER } as const;
+/**
+ * Quota travels as an integer number of quota units; keep it exact in a double. A balance
+ * is never negative (settlement never takes more than is left), so an administrator cannot
+ * set one either.
+ */
+const quota = { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+/** A user id: the column is an integer, which PostgreSQL will not compare with larger numbers. */
+const userId = { type: 'integer', minimum: -2147483648, maximum: 2147483647 } as const;
 
 const READ_ONLY_USER_KEYS = [
   'status',
@@ -45,7 +51,7 @@ export const updateUserBody = {
   required: ['id'],
   properties: {
     ...readOnlyUserProperties,
-    id: { type: 'integer' },
+    id: userId,
     username: string,
     display_name: string,
     password: string,
@@ -56,7 +62,10 @@ export const updateUserBody = {
   },
 } as const;
 
-/** The caller's own record: only username, display name and password are written. */
+/**
+ * The caller's own record: only username, display name and password are written;
+ * `original_password` (later consoles) is checked against the current password.
+ */
 export const updateSelfBody = {
   type: 'object',
   additionalProperties: false,
@@ -70,6 +79,7 @@ export const updateSelfBody = {
     username: string,
     display_name: string,
     password: string,
+    original_password: string,
   },
 } as const;
 
@@ -77,7 +87,7 @@ export const manageUserBody = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'action'],
-  properties: { id: { type: 'integer' }, action: { type: 'string', enum: [...MANAGE_ACTIONS] } },
+  properties: { id: userId, action: { type: 'string', enum: [...MANAGE_ACTIONS] } },
 } as const;
 
 export const affTransferBody = {

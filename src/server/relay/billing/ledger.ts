@@ -24,6 +24,7 @@ import type { AppContext } from '../../context';
 import { LedgerStatements, type HeldInMemory, type ReserveItem, type ReserveOutcome, type SettleItem, type SettleResult } from './ledger-sql';
 import { ledgerStore, type LedgerStore } from './ledger-store';
 import { QuotaHolds } from './quota-holds';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 
 export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
 
@@ -41,6 +42,10 @@ const MAX_BATCH = 400;
 /** A settlement that keeps failing alone is given up after this many tries (its reservation stays open). */
 const MAX_SETTLE_TRIES = 12;
 const MAX_BACKOFF_MS = 30_000;
+/** A request waits at most this long for its reservation to be written. */
+const RESERVE_WAIT_MS = 5000;
+/** While the database is down, one write probes it this often; requests between fail at once. */
+const PROBE_EVERY_MS = 1000;
 /** How often books nobody holds anything on are dropped. */
 const PRUNE_EVERY_MS = 10_000;
 
@@ -57,6 +62,8 @@ interface PendingReserve {
   item: ReserveItem;
   resolve(outcome: ReserveOutcome): void;
   reject(err: unknown): void;
+  /** Its request was refused for taking too long: a late success is given back. */
+  abandoned: boolean;
 }
 
 interface PendingSettle {
@@ -93,6 +100,10 @@ export class Ledger {
   #stopped = false;
   readonly #holds = new QuotaHolds();
   #prunedAt = Date.now();
+  /** Set while the database is unreachable (from the first failed write to the next success). */
+  #downSince: number | undefined;
+  #lastFailure = 0;
+  #lastError: unknown;
 
   constructor(
     private readonly ctx: AppContext,
@@ -109,13 +120,42 @@ export class Ledger {
     return this.#settles.length + this.#reserves.length;
   }
 
-  /** Takes `amount` from the user (and token) before an upstream call; resolves once committed. */
+  /** Whether the database failed the last write (and no write has succeeded since). */
+  get databaseDown(): boolean {
+    return this.#downSince !== undefined;
+  }
+
+  /**
+   * Takes `amount` from the user (and token) before an upstream call; resolves once committed.
+   * While the database is down no request is admitted on memory alone (its charge could not be
+   * written if the outage outlasted the process), and reservations fail at once between probes.
+   */
   reserve(request: ReserveRequest): Promise<Reservation> {
     if (this.#stopped) return Promise.reject(new Error('ledger stopped'));
+    if (this.#downSince !== undefined && Date.now() - this.#lastFailure < PROBE_EVERY_MS) return Promise.reject(this.#lastError);
     const id = `${this.instance}-${(++this.#seq).toString(36)}`;
-    if (this.#holds.tryHold(id, request.userId, request.tokenId, request.tokenLimited, request.amount)) return Promise.resolve({ ok: true, id });
+    if (this.#downSince === undefined && this.#holds.tryHold(id, request.userId, request.tokenId, request.tokenLimited, request.amount)) return Promise.resolve({ ok: true, id });
     return new Promise<ReserveOutcome>((resolve, reject) => {
-      this.#reserves.push({ item: { id, ...request }, resolve, reject });
+      const pending: PendingReserve = { item: { id, ...request }, resolve, reject, abandoned: false };
+      // A database that stopped answering must not hold the request: it is refused after a
+      // while, and a reservation that still commits later is given back at once.
+      const deadline = setTimeout(() => {
+        pending.abandoned = true;
+        reject(Object.assign(new Error('database did not answer in time'), { code: 'ETIMEDOUT' }));
+      }, RESERVE_WAIT_MS);
+      pending.resolve = (outcome) => {
+        clearTimeout(deadline);
+        if (pending.abandoned) {
+          if (outcome.ok) void this.settle({ reservationId: id, userId: request.userId, tokenId: request.tokenId, tokenLimited: request.tokenLimited, channelId: 0, reserved: request.amount, quota: 0, countUsage: false });
+          return;
+        }
+        resolve(outcome);
+      };
+      pending.reject = (err) => {
+        clearTimeout(deadline);
+        reject(err);
+      };
+      this.#reserves.push(pending);
       this.#kickSoon();
     }).then((outcome) => (outcome.ok ? { ok: true as const, id } : outcome));
   }
@@ -231,8 +271,22 @@ export class Ledger {
   async #write(settles: PendingSettle[], reserves: PendingReserve[]): Promise<void> {
     try {
       await this.#transaction(settles, reserves);
+      if (this.#downSince !== undefined) this.onError(`database back after ${Math.round((Date.now() - this.#downSince) / 1000)} s; settlements resume`, undefined);
+      this.#downSince = undefined;
       return;
     } catch (err) {
+      if (isDatabaseUnavailable(err)) {
+        // The database, not an item: nothing is split or given up; settlements wait for it.
+        if (this.#downSince === undefined) {
+          this.#downSince = Date.now();
+          this.onError('database unavailable: settlements are kept and retried, new requests refused until it is back', err);
+        }
+        this.#lastFailure = Date.now();
+        this.#lastError = err;
+        for (const s of settles) this.#retryLater(s, err, true);
+        for (const r of reserves) r.reject(err);
+        return;
+      }
       this.onError('ledger batch failed, writing its items one by one', err);
     }
     // Alone, each item either goes through or fails by itself.
@@ -252,8 +306,9 @@ export class Ledger {
     }
   }
 
-  #retryLater(s: PendingSettle, err: unknown): void {
-    s.tries++;
+  /** `outage`: the database was down, which never counts against the item's tries. */
+  #retryLater(s: PendingSettle, err: unknown, outage = false): void {
+    if (!outage) s.tries++;
     if (s.tries >= MAX_SETTLE_TRIES) {
       // Its reservation stays open and is refunded at the next start (a memory hold took
       // nothing): the ledger still adds up.
@@ -262,7 +317,7 @@ export class Ledger {
       s.resolve({ charged: 0, userQuotaAfter: 0 });
       return;
     }
-    s.notBefore = Date.now() + Math.min(MAX_BACKOFF_MS, 100 * 2 ** s.tries);
+    s.notBefore = Date.now() + (outage ? PROBE_EVERY_MS : Math.min(MAX_BACKOFF_MS, 100 * 2 ** s.tries));
     this.#settles.push(s);
     this.#armTimer();
   }

@@ -9,11 +9,11 @@ import { channelFamily } from '../../../shared/channel-types';
 import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
 import { providerForChannelType } from '../providers';
 import { ProviderRequestError, type ParsedResponse, type Provider, type RelayMode, type Target, type UpstreamRequest, type Usage } from '../providers/types';
-import { fromUpstream, refuse, RelayError, transportError } from '../errors';
+import { clientGoneError, fromUpstream, refuse, RelayError, transportError } from '../errors';
 import type { RelayChannel } from '../channels/channel-index';
 import type { RelayRuntime } from '../runtime';
 import type { UpstreamResponse } from '../upstream/pools';
-import { UpstreamAbort } from '../upstream/abort';
+import { ClientGone, UpstreamAbort } from '../upstream/abort';
 import { audioPromptTokens } from '../billing/audio-duration';
 import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-price';
 import { delivered, type Delivered, type RelayCall, type Route } from './call';
@@ -67,6 +67,7 @@ async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, c
   try {
     response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller });
   } catch (err) {
+    if (controller.reason instanceof ClientGone) throw clientGoneError();
     throw transportError(err instanceof Error ? err.message : String(err));
   }
   if (response.statusCode >= 200 && response.statusCode < 300) return response;
@@ -106,6 +107,12 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
   const controller = new UpstreamAbort();
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
   const overall = relayTimeout > 0 ? setTimeout(() => controller.abort(), relayTimeout * 1000) : undefined;
+  // A client that leaves at any point cancels the upstream call, headers awaited or not.
+  const raw = reply.raw;
+  const onClientGone = () => {
+    if (!raw.writableFinished) controller.abort(new ClientGone());
+  };
+  raw.on('close', onClientGone);
   let response: UpstreamResponse | undefined;
   try {
     response = await send(rt, provider, up, controller, channel);
@@ -127,6 +134,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     }
     return await relayWhole(call, reply, response, provider, input, target, outcome, contentType);
   } finally {
+    raw.off('close', onClientGone);
     if (overall) clearTimeout(overall);
     // An answer left unread (something threw before reading it) must not hold its connection
     // paused for ever; after a full read this only marks the body done.
@@ -149,8 +157,11 @@ async function relayWhole(
   try {
     text = await response.body.text();
   } catch (err) {
+    if (reply.raw.destroyed) throw clientGoneError();
     throw transportError(err instanceof Error ? err.message : String(err));
   }
+  // Read whole, but the client is gone: nothing is delivered, nothing billed.
+  if (reply.raw.destroyed) throw clientGoneError();
   const isJson = contentType.includes('json') || /^\s*[[{]/.test(text);
   let json: unknown = text;
   if (isJson) {

@@ -3,6 +3,13 @@
  * (with the distributor's defaults, gateway reference §1.2), and the request checks of the
  * handlers (§4.5, §5.1, §5.6, §6.7) with their words. Checks run before any channel is
  * chosen, so a bad request costs nothing and touches no upstream.
+ *
+ * Besides presence, the checks hold the fields the relay reads to their types (a 400, not
+ * an upstream call that is billed): `model` a string of at most 191 characters without NUL
+ * or lone surrogates (it is logged), `messages` a list of objects whose `content` is text, a
+ * list of parts or null, `stream` a boolean, `max_tokens` / `max_completion_tokens` whole
+ * numbers from 0 to 2^30. This is the hot path: typeof checks and one pass over the
+ * messages, no schema library.
  */
 import type { RelayMode } from '../providers/types';
 import { refuse, RelayError } from '../errors';
@@ -33,13 +40,68 @@ function nonEmpty(value: unknown): boolean {
   return true;
 }
 
-function checkMaxTokens(body: Record<string, unknown>): void {
-  const max = body.max_tokens;
-  if (typeof max === 'number' && (max > HALF_INT32 || max < 0)) throw invalid('max_tokens is invalid');
+/** The longest model name served: the logs' model_name column holds 191 characters. */
+export const MAX_MODEL_NAME_LENGTH = 191;
+
+/** NUL (PostgreSQL refuses it in text) or a lone UTF-16 surrogate (stored as U+FFFD). */
+const UNSTORABLE_TEXT = /[\0\p{Cs}]/u;
+
+/** A model name as sent, trimmed ('' when absent); refuses anything but sane text. */
+function modelText(value: unknown, code: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw invalid('model must be a string', code);
+  const model = value.trim();
+  if (model.length > MAX_MODEL_NAME_LENGTH) throw invalid(`model name is longer than ${MAX_MODEL_NAME_LENGTH} characters`, code);
+  if (UNSTORABLE_TEXT.test(model)) throw invalid('model name contains a NUL character or an unpaired surrogate', code);
+  return model;
 }
 
-function requireModel(body: Record<string, unknown>): void {
-  if (!nonEmpty(body.model)) throw invalid('model is required');
+/** A token limit: absent, null, or a whole number from 0 to 2^30 (1e309 parses to Infinity). */
+function checkTokenLimit(body: Record<string, unknown>, field: 'max_tokens' | 'max_completion_tokens', code: string): void {
+  const max = body[field];
+  if (max === undefined || max === null) return;
+  if (typeof max !== 'number' || !Number.isInteger(max) || max > HALF_INT32 || max < 0) throw invalid(`${field} is invalid`, code);
+}
+
+function checkMaxTokens(body: Record<string, unknown>, code = 'invalid_text_request'): void {
+  checkTokenLimit(body, 'max_tokens', code);
+  checkTokenLimit(body, 'max_completion_tokens', code);
+}
+
+/** `stream` is read as `=== true`; anything but a boolean (or null) would reach the upstream as sent. */
+function checkStream(body: Record<string, unknown>, code = 'invalid_text_request'): void {
+  const stream = body.stream;
+  if (stream !== undefined && stream !== null && typeof stream !== 'boolean') throw invalid('stream must be a boolean', code);
+}
+
+/** Text or a list (a prompt, an input): anything else is refused. */
+function checkTextOrList(value: unknown, field: string, code: string): void {
+  if (typeof value !== 'string' && !Array.isArray(value)) throw invalid(`${field} must be a string or an array`, code);
+}
+
+/**
+ * `messages`: a non-empty list of objects; `role` text when present; `content` text, a list
+ * of part objects, or null (an assistant's tool call). One pass; parts are only looked at
+ * for their being objects.
+ */
+function checkMessages(messages: unknown, code: string): void {
+  if (!nonEmpty(messages)) throw invalid('field messages is required', code);
+  if (!Array.isArray(messages)) throw invalid('messages must be an array', code);
+  for (let i = 0; i < messages.length; i++) {
+    const message: unknown = messages[i];
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) throw invalid(`messages[${i}] must be an object`, code);
+    const { role, content } = message as { role?: unknown; content?: unknown };
+    if (role !== undefined && typeof role !== 'string') throw invalid(`messages[${i}].role must be a string`, code);
+    if (content === undefined || content === null || typeof content === 'string') continue;
+    if (!Array.isArray(content)) throw invalid(`messages[${i}].content must be a string or an array`, code);
+    for (const part of content as unknown[]) {
+      if (part === null || typeof part !== 'object' || Array.isArray(part)) throw invalid(`messages[${i}].content must be a list of objects`, code);
+    }
+  }
+}
+
+function requireModel(body: Record<string, unknown>, message = 'model is required', code = 'invalid_text_request'): void {
+  if (!modelText(body.model, code)) throw invalid(message, code);
 }
 
 const IMAGE_SIZES_DALLE2 = new Set(['256x256', '512x512', '1024x1024']);
@@ -62,7 +124,8 @@ export const ENDPOINTS = {
     clientFormat: 'openai',
     validate(body) {
       requireModel(body);
-      if (!nonEmpty(body.messages)) throw invalid('field messages is required');
+      checkMessages(body.messages, 'invalid_text_request');
+      checkStream(body);
       checkMaxTokens(body);
     },
   },
@@ -72,6 +135,8 @@ export const ENDPOINTS = {
     validate(body) {
       requireModel(body);
       if (!nonEmpty(body.prompt)) throw invalid('field prompt is required');
+      checkTextOrList(body.prompt, 'prompt', 'invalid_text_request');
+      checkStream(body);
       checkMaxTokens(body);
     },
   },
@@ -81,6 +146,7 @@ export const ENDPOINTS = {
     // The model may also come from the path (/v1/engines/:model/embeddings).
     validate(body) {
       if (!nonEmpty(body.input)) throw invalid('input is empty', 'invalid_embedding_request');
+      checkTextOrList(body.input, 'input', 'invalid_embedding_request');
     },
   },
   moderations: {
@@ -89,6 +155,7 @@ export const ENDPOINTS = {
     defaultModel: 'text-moderation-stable',
     validate(body) {
       if (!nonEmpty(body.input)) throw invalid('field input is required');
+      checkTextOrList(body.input, 'input', 'invalid_text_request');
     },
   },
   rerank: {
@@ -136,21 +203,35 @@ export const ENDPOINTS = {
     mode: 'messages',
     clientFormat: 'claude',
     validate(body) {
-      if (!nonEmpty(body.messages)) throw invalid('field messages is required', 'invalid_request');
-      if (!nonEmpty(body.model)) throw invalid('field model is required', 'invalid_request');
+      checkMessages(body.messages, 'invalid_request');
+      requireModel(body, 'field model is required', 'invalid_request');
+      checkStream(body, 'invalid_request');
+      checkTokenLimit(body, 'max_tokens', 'invalid_request');
     },
   },
 } satisfies Record<string, EndpointSpec>;
 
-/** The model a request names, or the endpoint's default. */
+/**
+ * The model a request names, or the endpoint's default (for embeddings, the one in the
+ * path); a 400 when neither gives a sane name (not a string, blank, too long, NUL), never
+ * the distributor's 503 for a model no channel has.
+ */
 export function requestedModel(spec: EndpointSpec, body: Record<string, unknown>): string {
-  const model = typeof body.model === 'string' ? body.model.trim() : '';
-  return model || spec.defaultModel || '';
+  const code = spec.clientFormat === 'claude' ? 'invalid_request' : 'invalid_text_request';
+  const model = modelText(body.model, code) || modelText(spec.defaultModel, code);
+  if (!model) throw invalid('model is required', code);
+  return model;
 }
 
-/** The larger of max_tokens and max_completion_tokens (0 when neither is set). */
+/** A token limit the estimate may use: a whole number from 0 to 2^30, else 0. */
+function tokenLimit(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= HALF_INT32 ? value : 0;
+}
+
+/**
+ * The larger of max_tokens and max_completion_tokens (0 when neither is set). Endpoints
+ * that do not check them (embeddings, images) cannot make the estimate infinite either.
+ */
 export function maxTokensOf(body: Record<string, unknown>): number {
-  const a = typeof body.max_tokens === 'number' ? body.max_tokens : 0;
-  const b = typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : 0;
-  return Math.max(0, a, b);
+  return Math.max(tokenLimit(body.max_tokens), tokenLimit(body.max_completion_tokens));
 }

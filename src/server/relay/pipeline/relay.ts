@@ -15,6 +15,7 @@ import { estimateQuota } from '../billing/formula';
 import { imageQuota, imageRequestOf } from '../billing/image-price';
 import { priceFor } from '../billing/price';
 import { refuse, RelayError } from '../errors';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { RelayChannel } from '../channels/channel-index';
 import type { RelayRuntime } from '../runtime';
 import { attempt } from './attempt';
@@ -140,8 +141,10 @@ async function reserve(rt: RelayRuntime, call: RelayCall): Promise<Reservation> 
   try {
     result = await rt.ledger.reserve({ userId: call.caller.userId, tokenId: call.caller.tokenId, tokenLimited: call.caller.tokenLimited, amount });
   } catch (err) {
-    rt.log.error(`reservation failed: ${err instanceof Error ? err.message : String(err)}`);
-    throw refuse(500, '数据库错误，请稍后重试', 'pre_consume_failed');
+    // An unreachable database is told once, by the ledger; anything else per request.
+    const down = isDatabaseUnavailable(err);
+    if (!down) rt.log.error(`reservation failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw refuse(down ? 503 : 500, '数据库错误，请稍后重试', 'pre_consume_failed');
   }
   if (result.ok) {
     rt.auth.adjustRemain(call.caller.tokenId, -amount);

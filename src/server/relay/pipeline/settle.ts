@@ -145,6 +145,9 @@ export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: 
   const item = settleItem(call, reservation, out.channel.id, charge, log);
   rt.auth.adjustRemain(call.caller.tokenId, reservation.amount - charge.quota);
   void rt.ledger.settle(item).then(({ charged, userQuotaAfter }) => {
+    // A clamped charge (the payer could not cover all of it) moved the token by less than the
+    // cost counted above: the cache moves by exactly what the database moved.
+    if (charged !== charge.quota) rt.auth.adjustRemain(call.caller.tokenId, charge.quota - charged);
     // The log row was copied out of `entry` already: it can carry what was really charged.
     entry.quota = charged;
     recordDashboardUsage(rt.ctx, entry);

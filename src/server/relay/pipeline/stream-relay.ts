@@ -16,9 +16,9 @@ import { headerList, type RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
 import { plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
-import { claudeErrorBody, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
+import { claudeErrorBody, clientGoneError, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { UpstreamResponse } from '../upstream/pools';
-import type { UpstreamAbort } from '../upstream/abort';
+import { ClientGone, type UpstreamAbort } from '../upstream/abort';
 import { delivered, type Delivered, type Ending, type RelayCall, type Route } from './call';
 import { CompletionCounter } from './completion-counter';
 
@@ -152,6 +152,8 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
       }
     }
   } catch (err) {
+    // The client may have left before this stream listened (attempt.ts aborted the call then).
+    if (controller.reason instanceof ClientGone) clientGone = true;
     if (clientGone) ending = 'client_gone';
     else if (timedOut) ending = 'timeout';
     else {
@@ -164,7 +166,11 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     reply.raw.off('close', onClose);
     if (!upstream.body.destroyed) upstream.body.destroy();
   }
-  if (clientGone) ending = 'client_gone';
+  if (clientGone) {
+    // Nothing reached the client: nothing is billed (the reservation is given back).
+    if (!writer) throw clientGoneError();
+    ending = 'client_gone';
+  }
   if (upstreamError) {
     if (!writer) throw fromUpstream(upstreamError);
     if (ending === 'complete') ending = 'upstream_broken';

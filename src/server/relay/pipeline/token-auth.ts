@@ -11,6 +11,7 @@ import { MSG } from '../../errors';
 import { ROLE_ADMIN, USER_STATUS_ENABLED } from '../../../shared/roles';
 import { refreshTokenStatus, TOKEN_STATUS } from '../../services/tokens/token.status';
 import { refuse } from '../errors';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { AuthCache, CachedToken, CachedUser } from '../tokens/auth-cache';
 
 export interface TokenAuth {
@@ -60,8 +61,8 @@ export async function authenticateToken(ctx: AppContext, cache: AuthCache, reque
   let user: CachedUser | null;
   try {
     user = await cache.user(token.userId);
-  } catch {
-    throw refuse(500, MSG.dbError);
+  } catch (err) {
+    throw refuse(isDatabaseUnavailable(err) ? 503 : 500, MSG.dbError);
   }
   if (!user) throw refuse(500, MSG.notFound);
   if (user.status !== USER_STATUS_ENABLED) throw refuse(403, MSG.banned);

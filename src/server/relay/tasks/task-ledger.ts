@@ -269,7 +269,22 @@ export async function refundTask<T extends TaskTable>(
   return refunded;
 }
 
-/** Updates a task's fields whatever its billing state (progress, urls, times). */
+/**
+ * Updates a task's fields (progress, urls, times) while it is still unfinished: since its
+ * reader looked, another node may have finished it (timed out and refunded), and a late
+ * SUCCESS must not turn a refunded task into a delivered one.
+ */
+export async function updateUnfinishedTask<T extends TaskTable>(ctx: AppContext, table: T, id: number, fields: TaskUpdate<T>): Promise<void> {
+  if (Object.keys(fields).length === 0) return;
+  await ctx.db
+    .updateTable(table as 'tasks')
+    .set(fields as Updateable<TasksTable>)
+    .where('id', '=', id)
+    .where('progress', '!=', '100%')
+    .execute();
+}
+
+/** Updates a task's fields whatever its state (a failure's details after its refund). */
 export async function updateTask<T extends TaskTable>(ctx: AppContext, table: T, id: number, fields: TaskUpdate<T>): Promise<void> {
   if (Object.keys(fields).length === 0) return;
   await ctx.db

@@ -127,6 +127,7 @@ export class AuthCache {
   }
 
   #onChange(change: Change): void {
+    if (change.topic !== 'tokens' && change.topic !== 'users') return;
     this.#generation++;
     if (change.topic === 'tokens') {
       if (change.ids.length === 0) {

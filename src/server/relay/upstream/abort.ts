@@ -17,6 +17,11 @@ export class UpstreamAbort {
     cancel?.(reason);
   }
 
+  /** Why the call was aborted, or undefined while it was not. */
+  get reason(): Error | undefined {
+    return this.#reason;
+  }
+
   /** What abort() cancels (the pool's request in flight); undefined once it is over. */
   bind(cancel: ((reason: Error) => void) | undefined): void {
     this.#cancel = cancel;
@@ -24,5 +29,12 @@ export class UpstreamAbort {
       this.#cancel = undefined;
       cancel(this.#reason);
     }
+  }
+}
+
+/** The reason of an abort because the client left: not the upstream's fault, nothing to bill. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection');
   }
 }

@@ -7,6 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { sharedOrLocal, type RedisLink } from '../../plumbing/redis-link';
 
 export type CodePurpose = 'verify' | 'reset';
 
@@ -92,7 +93,38 @@ export class RedisCodeStore implements CodeStore {
   }
 }
 
+/**
+ * Redis while it answers, this node's memory while it does not: a code mailed during an
+ * outage is checked on the node that sent it; codes kept in Redis before it are back with it.
+ */
+class FallbackCodeStore implements CodeStore {
+  readonly #shared: RedisCodeStore;
+  readonly #local = new MemoryCodeStore();
+
+  constructor(private readonly link: RedisLink) {
+    this.#shared = new RedisCodeStore(link.client);
+  }
+
+  put(purpose: CodePurpose, email: string, code: string, ttlSeconds: number): Promise<void> {
+    return sharedOrLocal(
+      this.link,
+      () => this.#shared.put(purpose, email, code, ttlSeconds),
+      () => this.#local.put(purpose, email, code, ttlSeconds),
+    );
+  }
+
+  async matches(purpose: CodePurpose, email: string, code: string): Promise<boolean> {
+    if (await this.#local.matches(purpose, email, code)) return true;
+    return sharedOrLocal(this.link, () => this.#shared.matches(purpose, email, code), async () => false);
+  }
+
+  async consume(purpose: CodePurpose, email: string, code: string): Promise<boolean> {
+    if (await this.#local.consume(purpose, email, code)) return true;
+    return sharedOrLocal(this.link, () => this.#shared.consume(purpose, email, code), async () => false);
+  }
+}
+
 /** The store for one server: shared through Redis when there is one. */
-export function createCodeStore(redis: Redis | undefined): CodeStore {
-  return redis ? new RedisCodeStore(redis) : new MemoryCodeStore();
+export function createCodeStore(link: RedisLink | undefined): CodeStore {
+  return link ? new FallbackCodeStore(link) : new MemoryCodeStore();
 }

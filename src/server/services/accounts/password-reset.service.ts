@@ -1,12 +1,14 @@
 /**
  * Password reset by mail (reference §5.3): a single-use link valid 10 minutes, then a new
- * random password set on every active account with that email and shown once.
+ * random password set on every active account with that email and shown once. The accounts'
+ * console sessions end with their old password.
  */
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { AppError, MSG } from '../../errors';
 import { sendMail } from '../mail/mailer';
 import { hashPassword } from '../users/setup';
+import { deleteSessionsByEmail } from '../users/session.repository';
 import { resetMail } from './account.mails';
 import { emailInUse, setPasswordByEmail } from './account.repository';
 import { checkEmailShape } from './email-verification.service';
@@ -41,6 +43,10 @@ export async function resetPassword(ctx: AppContext, rawEmail: string, rawToken:
   if (!email || !token) throw new AppError(MSG.invalidParams);
   if (!(await ctx.codes.consume('reset', email, token))) throw new AppError(BAD_RESET_LINK);
   const password = randomBytes(6).toString('hex');
-  await setPasswordByEmail(ctx.db, email, await hashPassword(password));
+  const hash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await setPasswordByEmail(trx, email, hash);
+    await deleteSessionsByEmail(trx, email);
+  });
   return password;
 }

@@ -66,7 +66,8 @@ function buildChannelSchemas(entity: EntitySchema): ChannelSchemas {
   const props = entity.properties;
   // A tag edit leaves absent (or null) priority and weight alone: no default may fill them in.
   const nullable = ({ default: _default, ...p }: EntityProperty): EntityProperty => ({ ...p, type: [p.type, 'null'].flat() });
-  const ids: EntityProperty = { type: ['array', 'null'], items: { type: 'integer', minimum: 1 }, maxItems: 10000 };
+  // Channel ids are an integer column: larger numbers are refused rather than sent to the database.
+  const ids: EntityProperty = { type: ['array', 'null'], items: { type: 'integer', minimum: 1, maximum: 2147483647 }, maxItems: 10000 };
   const tagName: EntityProperty = { type: ['string', 'null'], maxLength: props.tag!.maxLength };
 
   return {

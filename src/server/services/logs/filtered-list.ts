@@ -8,16 +8,26 @@ import { sql, type ComparisonOperatorExpression, type ReferenceExpression, type 
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import type { Database } from '../../db/tables';
 
-/** Querystring schema of a whole-number filter (unix seconds, ids, types). */
+/** Querystring schema of a whole-number filter of a bigint column (unix seconds). */
 export const INTEGER_PARAM = { type: 'string', pattern: '^\\s*-?\\d{0,15}\\s*$' } as const;
+/**
+ * Querystring schema of a whole-number filter of an integer column (ids, types): at most
+ * nine digits, so the value always fits the column (PostgreSQL refuses to compare an
+ * integer column with a larger number instead of matching nothing).
+ */
+export const INT32_PARAM = { type: 'string', pattern: '^\\s*-?\\d{0,9}\\s*$' } as const;
 /** Querystring schema of a text filter (names, ids of upstream tasks). */
 export const TEXT_PARAM = { type: 'string', maxLength: 191 } as const;
 
-/** The querystring schema of a list: the paging fields plus the given filters. */
-export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | typeof TEXT_PARAM>) {
+/**
+ * The querystring schema of a list: the given filters. The paging fields `p` and
+ * `page_size` are left to parsePageRequest, which reads them the same way on every list
+ * (bad values are the first page or a clamped size, never a refusal).
+ */
+export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | typeof INT32_PARAM | typeof TEXT_PARAM>) {
   return {
     type: 'object',
-    properties: { p: INTEGER_PARAM, page_size: INTEGER_PARAM, ...filters },
+    properties: { ...filters },
   } as const;
 }
 

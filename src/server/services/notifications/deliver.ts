@@ -6,6 +6,7 @@
  */
 import type { AppContext } from '../../context';
 import { sendMail } from '../mail/mailer';
+import { PRIVATE_WEBHOOK_OPTION } from '../users/user-setting.service';
 import { fillNotice, type Notice, type NoticeLogger, type NoticeType } from './notice';
 import type { Recipient } from './recipient';
 import { postWebhook } from './webhook';
@@ -32,7 +33,8 @@ export async function deliverNotice(ctx: DeliveryContext, recipient: Recipient, 
   try {
     if (!(await ctx.rateLimiter.hit(throttleKey(recipient.id, notice.type), throttle.limit, throttle.seconds))) return 'throttled';
     if (setting.notifyType === 'webhook') {
-      await postWebhook(ctx.config, { url: setting.webhookUrl, secret: setting.webhookSecret }, notice);
+      const allowPrivate = ctx.options.bool(PRIVATE_WEBHOOK_OPTION);
+      await postWebhook(ctx.config, { url: setting.webhookUrl, secret: setting.webhookSecret }, notice, { allowPrivate });
     } else {
       await sendMail(ctx.options, { to: email, subject: notice.title, html: fillNotice(notice, true) });
     }

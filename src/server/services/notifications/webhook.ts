@@ -7,16 +7,30 @@
  *
  * Extra certificate authorities (WEBHOOK_CA_FILE) are trusted beside the public roots, for
  * receivers behind a private CA, which is also how the tests reach their self-signed receiver.
+ *
+ * The address is a user's (issue #12): unless the operator allows private targets (option
+ * WebhookPrivateAddressEnabled), a literal non-public address is refused before connecting
+ * and a name is resolved by the connection's own public-only lookup, so neither a stored
+ * address nor DNS rebinding reaches loopback, the private network or cloud metadata.
  */
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Config } from '../../config';
+import { hasLiteralPrivateHost, isPrivateAddressError, makePublicOnlyAgent } from '../../plumbing/public-address';
 import { isHttpsUrl } from '../users/user-setting.service';
 import { fillNotice, type Notice } from './notice';
 
 export const WEBHOOK_TIMEOUT_MS = 5_000;
+
+/** The failure of a delivery to a non-public address (safe to log: no address in it). */
+export const WEBHOOK_NOT_PUBLIC = 'webhook address is not public';
+
+export interface WebhookOptions {
+  /** The operator allows loopback and private targets (option WebhookPrivateAddressEnabled). */
+  allowPrivate?: boolean;
+}
 
 export interface WebhookTarget {
   url: string;
@@ -47,21 +61,28 @@ export function webhookSignature(body: string, secret: string): string {
 
 const agents = new Map<string, Dispatcher>();
 
-/** The dispatcher trusting the configured extra CAs (one per file, shared), or undefined for the default. */
-function dispatcherFor(config: Pick<Config, 'webhookCaFile'>): Dispatcher | undefined {
+/**
+ * The dispatcher of a delivery: public-only unless private targets are allowed, trusting the
+ * configured extra CAs when there are; undefined for undici's default. One per kind, shared.
+ */
+function dispatcherFor(config: Pick<Config, 'webhookCaFile'>, allowPrivate: boolean): Dispatcher | undefined {
   const file = config.webhookCaFile;
-  if (!file) return undefined;
-  let agent = agents.get(file);
+  if (!file && allowPrivate) return undefined;
+  const key = `${allowPrivate ? 'any' : 'public'}:${file}`;
+  let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({ connect: { ca: [...rootCertificates, readFileSync(file, 'utf8')] } });
-    agents.set(file, agent);
+    const tls = file ? { ca: [...rootCertificates, readFileSync(file, 'utf8')] } : {};
+    agent = allowPrivate ? new Agent({ connect: tls }) : makePublicOnlyAgent(tls);
+    agents.set(key, agent);
   }
   return agent;
 }
 
-/** Sends one notice; throws an Error whose message is safe to log (no secret, no body). */
-export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target: WebhookTarget, notice: Notice): Promise<void> {
+/** Sends one notice; throws an Error whose message is safe to log (no secret, no body, no address). */
+export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target: WebhookTarget, notice: Notice, options: WebhookOptions = {}): Promise<void> {
   if (!isHttpsUrl(target.url)) throw new Error('webhook address is not https');
+  const allowPrivate = options.allowPrivate === true;
+  if (!allowPrivate && hasLiteralPrivateHost(new URL(target.url))) throw new Error(WEBHOOK_NOT_PUBLIC);
   const payload: WebhookPayload = {
     type: notice.type,
     title: notice.title,
@@ -75,7 +96,7 @@ export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target:
     headers.authorization = headerBytes(`Bearer ${target.secret}`);
     headers['x-webhook-signature'] = webhookSignature(body, target.secret);
   }
-  const dispatcher = dispatcherFor(config);
+  const dispatcher = dispatcherFor(config, allowPrivate);
   let response: Dispatcher.ResponseData;
   try {
     response = await request(target.url, {
@@ -86,6 +107,7 @@ export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target:
       ...(dispatcher ? { dispatcher } : {}),
     });
   } catch (err) {
+    if (isPrivateAddressError(err)) throw new Error(WEBHOOK_NOT_PUBLIC);
     const name = (err as Error).name;
     throw new Error(name === 'TimeoutError' || name === 'AbortError' ? 'webhook timed out' : `webhook request failed: ${(err as Error).message}`);
   }

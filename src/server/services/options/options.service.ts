@@ -8,7 +8,6 @@
 import { EventEmitter } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { buildCatalogue, optionTitle, publicValue, type Catalogue, type OptionDef, type OptionSection } from '../../../shared/options/catalogue';
 import { OptionValidator } from '../../../shared/options/validator';
@@ -16,8 +15,7 @@ import { ROLE_ROOT } from '../../../shared/roles';
 import type { DialectName } from '../../db/connect';
 import type { Database } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
-
-const CHANNEL = 'switchyard:options';
+import type { ChangeHub } from '../../plumbing/change-events';
 
 /** Reads every options schema file of a folder. */
 export function loadOptionSchemas(schemasDir: string): OptionSection[] {
@@ -44,14 +42,14 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
   readonly catalogue: Catalogue;
   readonly #values = new Map<string, string>();
   readonly #validator: OptionValidator;
-  #subscriber?: Redis;
+  #unsubscribe?: () => void;
   #timer?: NodeJS.Timeout;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,
     sections: OptionSection[],
-    private readonly redis?: Redis,
+    private readonly changes?: ChangeHub,
   ) {
     super();
     this.catalogue = buildCatalogue(sections);
@@ -63,12 +61,13 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
   async start(syncSeconds: number, seedDefaults: boolean): Promise<void> {
     if (seedDefaults) await this.#seedDefaults();
     await this.reload();
-    if (this.redis) {
-      this.#subscriber = this.redis.duplicate();
-      await this.#subscriber.subscribe(CHANNEL);
-      this.#subscriber.on('message', (_channel: string, key: string) => {
-        void this.#reloadKey(key);
+    if (this.changes) {
+      // Other nodes' writes: the key they named, or everything (after a Redis outage).
+      this.#unsubscribe = this.changes.onTopic('options', (change) => {
+        if (!change.remote) return;
+        void (change.key ? this.#reloadKey(change.key) : this.reload()).catch(() => undefined);
       });
+      await this.changes.start();
     }
     if (syncSeconds > 0) {
       this.#timer = setInterval(() => void this.reload().catch(() => undefined), syncSeconds * 1000);
@@ -78,10 +77,8 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
-    if (this.#subscriber) {
-      this.#subscriber.disconnect();
-      this.#subscriber = undefined;
-    }
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
   }
 
   async #seedDefaults(): Promise<void> {
@@ -183,7 +180,10 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     if (def.schema['x-trim-trailing-slash']) text = text.replace(/\/+$/, '');
     const problem = this.#validator.check(def, text);
     if (problem?.kind === 'json') throw new AppError(`${optionTitle(def.schema, 'zh')}不是合法的 JSON 字符串`);
-    if (problem) throw new AppError(`${MSG.invalidInput}${key}: ${problem.detail}`);
+    // A value that is not of the key's type at all ('0x10' for an integer, 'yes' for a switch)
+    // is a malformed request (400); a well-typed value breaking the key's rules (range,
+    // enum, JSON shape) is a business refusal like the reference's (200, success false).
+    if (problem) throw new AppError(`${MSG.invalidInput}${key}: ${problem.detail}`, problem.kind === 'type' ? 400 : 200);
     const req = def.schema['x-requires'];
     if (req && switchedOn(text, def) && this.get(req.key).trim() === '') throw new AppError(req.message);
     return text;
@@ -205,6 +205,6 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     if (this.dialect === 'mysql') await insert.onDuplicateKeyUpdate({ value: text }).execute();
     else await insert.onConflict((oc) => oc.column('key').doUpdateSet({ value: text })).execute();
     this.#apply(key, text);
-    if (this.redis) await this.redis.publish(CHANNEL, key);
+    this.changes?.emit('options', [], { key });
   }
 }

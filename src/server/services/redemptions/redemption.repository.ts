@@ -33,7 +33,8 @@ export async function findRedemptionByKey(db: Executor, key: string): Promise<Re
 export async function listRedemptions(db: Executor, keyword: string, page: PageRequest): Promise<{ rows: RedemptionRow[]; total: number }> {
   let query = liveRedemptions(db);
   if (keyword) {
-    const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
+    // Nine digits at most: the id column is an integer (PostgreSQL refuses larger numbers).
+    const id = /^\d{1,9}$/.test(keyword) ? Number(keyword) : undefined;
     query = query.where((eb) => eb.or([likeMatch('name', prefixPattern(keyword)), ...(id !== undefined ? [eb('id', '=', id)] : [])]));
   }
   return pageRows(query.selectAll().orderBy('id', 'desc'), page);

@@ -1,7 +1,8 @@
 /**
  * User administration (reference §2.9): list, search, read, create, edit, manage and hard
  * delete, each behind the role rules of user.rules.ts. Admin replies never carry a user's
- * system access token.
+ * system access token. A password set by an admin, a ban and a deletion end the target's
+ * console sessions (issue #12): they do not come back when the account is enabled again.
  */
 import type { AppContext } from '../../context';
 import { AppError, MSG } from '../../errors';
@@ -9,9 +10,10 @@ import { announceChange } from '../../plumbing/change-events';
 import type { UserRow, UserUpdate } from '../../db/tables';
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import { logQuota } from '../../../shared/quota';
-import { LOG_TYPE, ROLE_ROOT } from '../../../shared/roles';
+import { LOG_TYPE, ROLE_ROOT, USER_STATUS_DISABLED } from '../../../shared/roles';
 import { writeLog } from '../logs/log.writer';
 import { hashPassword } from './setup';
+import { deleteUserSessions } from './session.repository';
 import {
   canLockRows,
   findUserById,
@@ -34,6 +36,8 @@ import { validateUserFields } from './user.validation';
 export interface Caller {
   id: number;
   role: number;
+  /** The admin's own console session: kept when they set their own password here. */
+  sessionId?: string;
 }
 
 function forAdmin(row: UserRow): UserJson {
@@ -113,6 +117,7 @@ export async function updateUserByAdmin(ctx: AppContext, caller: Caller, input: 
       const oldQuota = Number(target.quota);
       const delta = input.quota === undefined ? 0 : input.quota - oldQuota;
       await updateUserAndQuota(trx, target.id, patch, delta);
+      if (passwordHash) await deleteUserSessions(trx, target.id, target.id === caller.id ? caller.sessionId : undefined);
       if (delta !== 0) {
         await writeLog(trx, {
           userId: target.id,
@@ -137,8 +142,12 @@ export async function manageUser(ctx: AppContext, caller: Caller, id: number, ac
   if (!canHandle(caller.role, target.role)) throw new AppError(ROLE_MSG.updateHigher);
   const effect = planManage(action, caller.role, target);
   // A deleted account keeps its last state: the action is accepted but changes nothing.
-  if (effect === 'delete') await softDeleteUser(ctx.db, id);
-  else await updateUser(ctx.db, id, effect);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (effect === 'delete') await softDeleteUser(trx, id);
+    else await updateUser(trx, id, effect);
+    // A ban or a deletion ends every session: enabling (or restoring) the account later does not revive them.
+    if (effect === 'delete' || effect.status === USER_STATUS_DISABLED) await deleteUserSessions(trx, id);
+  });
   announceChange(ctx, 'users', [id]);
   const after = (await findUserByIdUnscoped(ctx.db, id)) ?? target;
   return { role: after.role, status: after.status };
@@ -149,6 +158,9 @@ export async function hardDeleteUserByAdmin(ctx: AppContext, caller: Caller, id:
   const target = await findUserByIdUnscoped(ctx.db, id);
   if (!target) throw new AppError(MSG.notFound);
   if (!canHardDelete(caller.role, target.role)) throw new AppError(ROLE_MSG.deleteHigher);
-  await hardDeleteUser(ctx.db, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await hardDeleteUser(trx, id);
+    await deleteUserSessions(trx, id);
+  });
   announceChange(ctx, 'users', [id]);
 }

@@ -2,11 +2,22 @@
  * A user's notification settings (reference §4.1, with the seed's https-only webhook rule),
  * stored as JSON text in `users.setting`. Saving replaces the whole setting, so switching
  * the type drops the other type's fields.
+ *
+ * A webhook address must point at the public internet (issue #12): a literal loopback,
+ * private, link-local (metadata) or otherwise non-public address, or a name resolving to one,
+ * is refused when saved, unless the operator allows private targets
+ * (PRIVATE_WEBHOOK_OPTION). Delivery checks again after its own DNS lookup (webhook.ts), so
+ * a name that changes its answer later gains nothing; a name that does not resolve now is
+ * left to that check.
  */
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { announceChange } from '../../plumbing/change-events';
+import { classifyHost, hasLiteralPrivateHost } from '../../plumbing/public-address';
 import { updateUser } from './user.repository';
+
+/** The operator's switch (schemas/options/system-worker.json): webhooks may target private addresses. */
+export const PRIVATE_WEBHOOK_OPTION = 'WebhookPrivateAddressEnabled';
 
 export type NotifyType = 'email' | 'webhook';
 
@@ -36,6 +47,7 @@ export const SETTING_MSG = {
   webhookMissing: 'Webhook地址不能为空',
   webhookInvalid: '无效的Webhook地址',
   emailInvalid: '无效的邮箱地址',
+  webhookPrivate: 'Webhook地址不能指向本机或内网地址',
 } as const;
 
 /** Only absolute https addresses: the secret travels as a Bearer header and must not leak. */
@@ -73,8 +85,15 @@ export function buildUserSetting(input: UserSettingInput): UserSetting {
   return setting;
 }
 
+/** Refuses a webhook address whose host is, or now resolves to, a non-public address. */
+export async function assertPublicWebhook(text: string): Promise<void> {
+  const url = new URL(text);
+  if (hasLiteralPrivateHost(url) || (await classifyHost(url.hostname)) === 'private') throw new AppError(SETTING_MSG.webhookPrivate);
+}
+
 export async function saveUserSetting(ctx: AppContext, userId: number, input: UserSettingInput): Promise<void> {
   const setting = buildUserSetting(input);
+  if (setting.webhook_url && !ctx.options.bool(PRIVATE_WEBHOOK_OPTION)) await assertPublicWebhook(setting.webhook_url);
   await updateUser(ctx.db, userId, { setting: JSON.stringify(setting) });
   announceChange(ctx, 'users', [userId]);
 }

@@ -23,13 +23,25 @@ interface CellProps {
   ctx: RenderContext;
 }
 
+/** Fields stored as JSON text (a task's `data`, `properties`) nested as JSON, not as escaped strings. */
+function withJsonFields(row: Row): Row {
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  };
+  return Object.fromEntries(Object.entries(row).map(([key, v]) => [key, typeof v === 'string' && /^\s*[[{]/.test(v) ? parse(v) : v]));
+}
+
 /** The record as JSON (`dialog: 'record'`) or the value as text, in a dialog. */
 export function JsonDialogCell({ value, row, column }: CellProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const empty = value === undefined || value === null || value === '';
   if (empty && column.dialog !== 'record') return column.emptyKey ? <Typography.Text type="secondary">{t(column.emptyKey)}</Typography.Text> : <Empty />;
-  const content = column.dialog === 'record' ? JSON.stringify(row, null, 2) : String(value);
+  const content = column.dialog === 'record' ? JSON.stringify(withJsonFields(row), null, 2) : String(value);
   const open = () =>
     modal.info({
       title: t(column.titleKey),

@@ -115,11 +115,16 @@ export function DurationCell({ row, column, ctx: { t } }: CellProps) {
   return <Tag color={red ? 'red' : 'green'}>{t('crud.cells.seconds', { value: seconds.toFixed(1) })}</Tag>;
 }
 
-export function ProgressCell({ value, column }: CellProps) {
+/**
+ * A task's progress. A failed task (status FAILURE) ends at 100% too; it is shown as an
+ * exception (red, a cross), not as antd's green success tick.
+ */
+export function ProgressCell({ value, row, column }: CellProps) {
   const percent = percentOf(value);
   if (percent === undefined) return value ? <span>{String(value)}</span> : <Empty />;
-  if (column.shape === 'line') return <Progress percent={percent} size="small" style={{ minWidth: 100 }} />;
-  return <Progress type="circle" percent={percent} size={36} />;
+  const status = row.status === 'FAILURE' ? 'exception' : undefined;
+  if (column.shape === 'line') return <Progress percent={percent} status={status} size="small" style={{ minWidth: 100 }} />;
+  return <Progress type="circle" percent={percent} status={status} size={36} />;
 }
 
 /**

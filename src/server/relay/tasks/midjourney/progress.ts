@@ -6,7 +6,7 @@
 import type { RelayChannel } from '../../channels/channel-index';
 import type { RelayRuntime } from '../../runtime';
 import type { MidjourneyRow } from '../../../services/tasks/task.repository';
-import { refundTask, updateTask } from '../task-ledger';
+import { refundTask, updateUnfinishedTask } from '../task-ledger';
 import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
 import type { TaskPlatform } from '../task-platform';
 
@@ -81,7 +81,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: Midjou
     } else if (next.status === 'SUCCESS') {
       changes.progress = '100%';
     }
-    if (Object.keys(changes).length > 0) await updateTask(rt.ctx, 'midjourneys', row.id, changes);
+    await updateUnfinishedTask(rt.ctx, 'midjourneys', row.id, changes);
   }
 }
 

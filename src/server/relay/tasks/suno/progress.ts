@@ -6,7 +6,7 @@
 import type { RelayChannel } from '../../channels/channel-index';
 import type { RelayRuntime } from '../../runtime';
 import type { TaskRow } from '../../../services/tasks/task.repository';
-import { refundTask, updateTask } from '../task-ledger';
+import { refundTask, updateUnfinishedTask } from '../task-ledger';
 import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
 import type { TaskPlatform } from '../task-platform';
 
@@ -71,7 +71,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRo
       changes.progress = '100%';
       if (!changes.finish_time && !Number(row.finish_time)) changes.finish_time = now;
     }
-    await updateTask(rt.ctx, 'tasks', row.id, changes);
+    await updateUnfinishedTask(rt.ctx, 'tasks', row.id, changes);
   }
 }
 

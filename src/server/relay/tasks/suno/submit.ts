@@ -101,9 +101,11 @@ export async function submitSuno(rt: RelayRuntime, request: RelayRequest, action
   if (!taskId) {
     await releaseTask(rt, 'tasks', held.id, caller.payer, price.quota, 'remove');
     if (answer.status !== 200) throw new SunoError(answer.status >= 400 ? answer.status : 502, 'fail_to_fetch_task', answer.text.slice(0, 2000) || `HTTP ${answer.status}`);
-    const code = isObject(reply) && typeof reply.code === 'string' && reply.code ? reply.code : 'unmarshal_response_body_failed';
-    const message = isObject(reply) && typeof reply.message === 'string' ? reply.message : 'unusable upstream answer';
-    throw new SunoError(500, code, message);
+    // A refusal in the upstream's words; a "success" naming no task is an unusable answer
+    // (never passed on as code success on an error status).
+    const refusal = isObject(reply) && typeof reply.code === 'string' && reply.code && reply.code !== 'success' ? reply : undefined;
+    if (!refusal) throw new SunoError(500, 'unmarshal_response_body_failed', 'unusable upstream answer');
+    throw new SunoError(500, refusal.code as string, typeof refusal.message === 'string' ? refusal.message : 'unusable upstream answer');
   }
   await confirmTask(
     rt,
