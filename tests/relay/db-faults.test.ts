@@ -8,7 +8,10 @@
  * succeed again by themselves, and the ledger is exact (Σ consume logs = used_quota of user,
  * token and channel; no open reservation; what was taken = what was logged).
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { STATEMENT_TIMEOUT_MS } from '../../src/server/db/connect';
+import { isDatabaseUnavailable } from '../../src/server/db/unavailable';
 import { describe } from 'vitest';
 import { createTestDatabase, DIALECTS, type DialectCase, type TestDatabase } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
@@ -111,6 +114,22 @@ for (const dialect of DIALECTS.filter((d) => d.name !== 'sqlite')) {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
+
+    it('a statement that runs too long is cut off at the statement timeout, as a database fault', { timeout: 60_000 }, async () => {
+      const started = Date.now();
+      const slow = dialect.name === 'postgres' ? sql`select pg_sleep(${(STATEMENT_TIMEOUT_MS + 5000) / 1000})` : sql`select sleep(${(STATEMENT_TIMEOUT_MS + 5000) / 1000})`;
+      const error = await slow.execute(s.app.ctx.db).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      const ms = Date.now() - started;
+      console.log(`[${dialect.name}] a ${(STATEMENT_TIMEOUT_MS + 5000) / 1000} s statement failed after ${ms} ms`);
+      expect(error).toBeDefined();
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(ms).toBeLessThan(STATEMENT_TIMEOUT_MS + 4000);
+      // The pool goes on serving.
+      expect((await consoleCall(root))).toBe(200);
+    });
 
     it('connections killed under load: no 500, the process lives, the ledger adds up', async () => {
       const statuses: number[] = [];

@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type MysqlPool } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './tables';
 import { SqliteValuesPlugin } from './sqlite-values-plugin';
@@ -127,7 +127,10 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
       connectionString: target.location,
       max,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      query_timeout: STATEMENT_TIMEOUT_MS,
+      // The server stops a statement at the limit (and frees its connection); the client gives
+      // up a little later when not even that answer comes (a network that went silent).
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+      query_timeout: STATEMENT_TIMEOUT_MS + 1000,
       keepAlive: true,
     });
     // An idle pooled connection that dies (server restart, failover, pg_terminate_backend, a
@@ -155,37 +158,29 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
   });
   // As for PostgreSQL: a dead connection is reported, never fatal.
   pool.on('error' as 'connection', (err: unknown) => options.onError?.(err as Error));
-  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool: withStatementTimeout(pool, STATEMENT_TIMEOUT_MS) }) });
+  pool.on('connection', (connection) => boundStatements(connection as unknown as import('mysql2').PoolConnection, STATEMENT_TIMEOUT_MS));
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   return { db, dialect: 'mysql', close: () => db.destroy() };
 }
 
 /**
- * mysql2 bounds a statement only when asked per query: Kysely's queries are given the
- * deadline here (a connection whose statement timed out is closed by mysql2 and replaced).
- * Without it a query on a connection whose server stopped answering waits for ever.
+ * mysql2 bounds a statement only when asked per query: every query of a new connection is
+ * given the deadline here (a connection whose statement timed out is closed by mysql2 and
+ * dropped from the pool). Without it a query on a connection whose server stopped answering
+ * waits for ever. The connection's own `query` is wrapped once, so the pool keeps handing out
+ * the very same objects (a wrapper object would not be recognised when released).
  */
-function withStatementTimeout(pool: import('mysql2').Pool, timeoutMs: number): MysqlPool {
+function boundStatements(connection: import('mysql2').PoolConnection, timeoutMs: number): void {
   type Callback = (err: unknown, result: unknown) => void;
-  const wrap = (connection: import('mysql2').PoolConnection) =>
-    new Proxy(connection, {
-      get(target, prop, receiver) {
-        if (prop !== 'query') return Reflect.get(target, prop, receiver) as unknown;
-        return (sql: unknown, values: unknown, callback?: Callback) => {
-          const query = typeof sql === 'string' ? { sql, timeout: timeoutMs } : sql;
-          // A connection whose statement timed out is not trusted again: its server (or the
-          // network to it) stopped answering; the pool opens a new one when needed.
-          const done: Callback | undefined = callback
-            ? (err, result) => {
-                if ((err as { code?: unknown } | null)?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') target.destroy();
-                callback(err, result);
-              }
-            : undefined;
-          return (target.query as unknown as (q: unknown, v: unknown, cb?: Callback) => unknown).call(target, query, values, done);
-        };
-      },
-    });
-  return {
-    getConnection: (callback) => pool.getConnection((err, connection) => callback(err, err ? connection : (wrap(connection) as never))),
-    end: (callback) => pool.end(callback),
+  const query = connection.query as unknown as (q: unknown, v?: unknown, cb?: Callback) => unknown;
+  (connection as unknown as { query: typeof query }).query = function (this: unknown, sql: unknown, values?: unknown, callback?: Callback) {
+    const bounded = typeof sql === 'string' ? { sql, timeout: timeoutMs } : sql;
+    const done: Callback | undefined = callback
+      ? (err, result) => {
+          if ((err as { code?: unknown } | null)?.code === 'PROTOCOL_SEQUENCE_TIMEOUT') connection.destroy();
+          callback(err, result);
+        }
+      : undefined;
+    return query.call(connection, bounded, values, done);
   };
 }
