@@ -22,6 +22,7 @@ import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, rateLimitHook
 import { RedisLink } from './plumbing/redis-link';
 import { ChangeHub } from './plumbing/change-events';
 import { securityHeaders } from './plumbing/security-headers';
+import { acceptEmptyJsonBodies, BODY_VALIDATION_OPTIONS } from './plumbing/request-bodies';
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 import { createCodeStore } from './services/accounts/code-store';
@@ -85,11 +86,7 @@ function apiErrorHandler(error: FastifyError | AppError | Error, request: Fastif
   if (fe.validation) {
     const first = fe.validation[0];
     const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (fe.validationContext ?? 'body');
-    const detail =
-      first?.keyword === 'additionalProperties'
-        ? `unknown field ${String((first.params as { additionalProperty?: string }).additionalProperty)}`
-        : `${where} ${first?.message ?? 'is invalid'}`;
-    void reply.code(400).send({ success: false, message: `${MSG.invalidParams}: ${detail}` });
+    void reply.code(400).send({ success: false, message: `${MSG.invalidParams}: ${where} ${first?.message ?? 'is invalid'}` });
     return;
   }
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -144,7 +141,8 @@ export async function buildApp(config: Config): Promise<App> {
     },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: config.bodyLimit,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    // Unknown body fields are dropped, known ones checked strictly (plumbing/request-bodies.ts).
+    ajv: { customOptions: { ...BODY_VALIDATION_OPTIONS } },
     logController: new LogController({ disableRequestLogging: !config.debug }),
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -160,6 +158,7 @@ export async function buildApp(config: Config): Promise<App> {
       // Security headers on /api and the console only (see plumbing/security-headers.ts).
       await api.register(helmet, securityHeaders(ctx.options));
       await api.register(compress, { global: true, threshold: 1024 });
+      acceptEmptyJsonBodies(api);
       api.addHook('onRequest', rateLimitHook(ctx.rateLimiter, 'GA', config.globalApiRateLimit));
       api.setErrorHandler(apiErrorHandler);
       api.setNotFoundHandler((_request, reply) => {

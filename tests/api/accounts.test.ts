@@ -141,9 +141,10 @@ describeEachDialect('accounts', (dialect) => {
     await refuse(registration('', 'carlpass1'), invalidInput);
     await refuse(registration('   ', 'carlpass1'), invalidInput);
     await refuse(registration('abcdefghijklm', 'carlpass1'), invalidInput);
-    await refuse(registration('carl', 'short12'), invalidInput);
+    // The seed's words for a short password (accounts seed §5); too long stays 输入不合法.
+    await refuse(registration('carl', 'short12'), '密码长度不得小于 8 位！');
     await refuse(registration('carl', 'x'.repeat(21)), invalidInput);
-    await refuse({ username: 'carl' }, invalidInput);
+    await refuse({ username: 'carl' }, '密码长度不得小于 8 位！');
     await refuse(registration('carl', 'carlpass1', { email: `${'e'.repeat(40)}@example.com` }), invalidInput);
     await refuse(registration('alice', 'alicepass1'), NAME_TAKEN);
     await refuse(registration(' alice ', 'alicepass1'), NAME_TAKEN);
@@ -217,7 +218,7 @@ describeEachDialect('accounts', (dialect) => {
   it('checks the address before sending a code', async () => {
     const sent = smtp.messages.length;
     const ask = async (email: string) => (await s.client().get(`/api/verification?email=${encodeURIComponent(email)}`)).body;
-    expect(await ask('')).toEqual({ success: false, message: '无效的参数' });
+    expect(await ask('')).toEqual({ success: false, message: '请输入邮箱！' });
     expect(await ask('not-an-email')).toEqual({ success: false, message: '无效的参数' });
     expect(await ask('a@b@example.com')).toEqual({ success: false, message: '无效的邮箱地址' });
 
@@ -284,7 +285,7 @@ describeEachDialect('accounts', (dialect) => {
     const code = await mailedCode(s, smtp, 'alice@example.com', alice);
     const wrong = await alice.get(`/api/oauth/email/bind?email=alice@example.com&code=${code === 'aaaaaa' ? 'bbbbbb' : 'aaaaaa'}`);
     expect(wrong.body).toEqual({ success: false, message: WRONG_CODE });
-    expect((await alice.get('/api/oauth/email/bind?email=alice@example.com&code=')).body).toEqual({ success: false, message: '无效的参数' });
+    expect((await alice.get('/api/oauth/email/bind?email=alice@example.com&code=')).body).toEqual({ success: false, message: '请输入邮箱验证码！' });
     const good = await alice.get(`/api/oauth/email/bind?email=alice@example.com&code=${code}`);
     expect(good.body).toEqual({ success: true, message: '' });
     expect((await alice.get('/api/user/self')).body.data.email).toBe('alice@example.com');

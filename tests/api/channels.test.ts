@@ -141,7 +141,7 @@ describeEachDialect('channels', (dialect) => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: false, message });
     }
-    for (const overrides of [{ priority: -1000 }, { priority: 1.5 }, { weight: -1 }, { status: 7 }, { unknown_field: 1 }, { models: ['a'] }]) {
+    for (const overrides of [{ priority: -1000 }, { priority: 1.5 }, { weight: -1 }, { status: 7 }, { status: 7, unknown_field: 1 }, { models: ['a'] }]) {
       const res = await root.post('/api/channel/', channelBody(overrides));
       expect(res.status).toBe(400);
       expect(res.body.success).toBe(false);
@@ -279,8 +279,12 @@ describeEachDialect('channels', (dialect) => {
 
   it('edits a tag: rename, models and groups, priority and weight, nothing changed, dissolve', async () => {
     const ids = await create({ name: 'te', key: 'k1\nk2', tag: 'te-tag', models: 'te-1', group: 'default' });
-    expect((await root.put('/api/channel/tag', { tag: 'te-tag' })).body).toEqual({ success: false, message: '没有任何修改！' });
-    expect((await root.put('/api/channel/tag', { tag: 'te-tag', new_tag: 'te-tag', models: '', groups: [] })).body).toEqual({ success: false, message: '没有任何修改！' });
+    // Nothing to change succeeds and writes nothing (the console warns 没有任何修改！ before sending).
+    const untouched = await channelRow(ids[0]!);
+    expect((await root.put('/api/channel/tag', { tag: 'te-tag' })).body).toEqual({ success: true, message: '', data: 2 });
+    expect((await root.put('/api/channel/tag', { tag: 'te-tag', new_tag: null })).body).toEqual({ success: true, message: '', data: 2 });
+    expect((await root.put('/api/channel/tag', { tag: 'te-tag', new_tag: 'te-tag', models: '', groups: [] })).body).toEqual({ success: true, message: '', data: 2 });
+    expect(await channelRow(ids[0]!)).toEqual(untouched);
     expect((await root.put('/api/channel/tag', { tag: '', new_tag: 'x' })).body).toEqual({ success: false, message: 'tag不能为空' });
     expect((await root.put('/api/channel/tag', { tag: 'te-tag', model_mapping: '{' })).body).toEqual({ success: false, message: '模型映射必须是合法的 JSON 格式！' });
 

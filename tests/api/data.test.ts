@@ -130,9 +130,11 @@ describeEachDialect('dashboard data API', (dialect) => {
   it('refuses the admin view to a common user and malformed times to anyone', async () => {
     expect((await alice.client.get('/api/data/')).body).toEqual({ success: false, message: '无权进行此操作，权限不足' });
     expect((await alice.client.get('/api/data/?username=bob')).body.success).toBe(false);
-    const bad = await alice.client.get('/api/data/self?start_timestamp=last-week');
+    const bad = await alice.client.get('/api/data/self?start_timestamp=1.5');
     expect(bad.body.success).toBe(false);
     expect(bad.body.message).toMatch(/^无效的参数/);
+    // No number at all is a time not given.
+    expect((await alice.client.get('/api/data/self?start_timestamp=last-week&end_timestamp=NaN')).body.success).toBe(true);
   });
 
   it('follows the consume-log and data-export switches independently', async () => {

@@ -71,8 +71,8 @@ describeEachDialect('wallet', (dialect) => {
 
   describe('redeeming a code', () => {
     it('refuses an empty or unknown code', async () => {
-      expect((await alice.client.post('/api/user/topup', { key: '  ' })).body).toEqual({ success: false, message: '未提供兑换码' });
-      expect((await alice.client.post('/api/user/topup', {})).body).toEqual({ success: false, message: '未提供兑换码' });
+      expect((await alice.client.post('/api/user/topup', { key: '  ' })).body).toEqual({ success: false, message: '请输入兑换码！' });
+      expect((await alice.client.post('/api/user/topup', {})).body).toEqual({ success: false, message: '请输入兑换码！' });
       expect((await alice.client.post('/api/user/topup', { key: 'f'.repeat(32) })).body).toEqual({ success: false, message: '兑换失败，无效的兑换码' });
       expect((await s.client().post('/api/user/topup', { key: 'x' })).status).toBe(401);
     });

@@ -89,7 +89,7 @@ const sunoHeaders = () => ({ authorization: `Bearer ${apiKey}` });
 
 async function imagine(request: APIRequestContext, prompt: string): Promise<string> {
   const reply = await request.post('/mj/submit/imagine', { headers: mjHeaders(), data: { prompt } });
-  expect(reply.status()).toBe(200);
+  expect(reply.status(), await reply.text()).toBe(200);
   const body = (await reply.json()) as { code: number; description: string; result: string };
   expect(body).toMatchObject({ code: 1, description: '提交成功' });
   expect(body.result).toMatch(/^\d{16}$/);
@@ -98,7 +98,7 @@ async function imagine(request: APIRequestContext, prompt: string): Promise<stri
 
 async function music(request: APIRequestContext, title: string): Promise<string> {
   const reply = await request.post('/suno/submit/MUSIC', { headers: sunoHeaders(), data: { gpt_description_prompt: `a short song called ${title}`, title, tags: 'e2e, pop' } });
-  expect(reply.status()).toBe(200);
+  expect(reply.status(), await reply.text()).toBe(200);
   const body = (await reply.json()) as { code: string; data: string };
   expect(body.code).toBe('success');
   expect(body.data).toMatch(/^[0-9a-f-]{36}$/);
@@ -107,13 +107,13 @@ async function music(request: APIRequestContext, title: string): Promise<string>
 
 async function drawing(request: APIRequestContext, id: string): Promise<Record<string, unknown>> {
   const reply = await request.get(`/mj/task/${id}/fetch`, { headers: mjHeaders() });
-  expect(reply.status()).toBe(200);
+  expect(reply.status(), await reply.text()).toBe(200);
   return (await reply.json()) as Record<string, unknown>;
 }
 
 async function musicTask(request: APIRequestContext, id: string): Promise<Record<string, unknown>> {
   const reply = await request.get(`/suno/fetch/${id}`, { headers: sunoHeaders() });
-  expect(reply.status()).toBe(200);
+  expect(reply.status(), await reply.text()).toBe(200);
   const body = (await reply.json()) as { code: string; data: Record<string, unknown> };
   expect(body.code).toBe('success');
   return body.data;

@@ -153,6 +153,24 @@ test('switching password login off asks first; the email whitelist adds only new
   await expect(section(page, 'system-email-domain').locator('.sy-list-tag').filter({ hasText: 'example.org' })).toBeVisible();
 });
 
+test('a stored secret shows as set, blank, and stays set when its section is saved', async ({ page }) => {
+  await signInRoot(page);
+  // GET /api/option/ leaves secrets out; the console learns from /api/option/secrets.
+  await apiCall(page, 'put', '/api/option/', { key: 'SMTPToken', value: 'e2e-smtp-credential' });
+  await openTab(page, 'system');
+  const smtp = section(page, 'system-smtp');
+  await expect(smtp.getByLabel('SMTP 访问凭证')).toHaveAttribute('placeholder', '已设置，留空则保持不变');
+  await smtp.getByLabel('SMTP 服务器地址').fill('smtp.e2e.example.com');
+  await save(page, 'system-smtp');
+  await page.reload();
+  await expect(section(page, 'system-smtp').getByLabel('SMTP 访问凭证')).toHaveAttribute('placeholder', '已设置，留空则保持不变');
+  await expect(section(page, 'system-smtp').getByLabel('SMTP 访问凭证')).toHaveValue('');
+  await expect(section(page, 'system-smtp').getByLabel('SMTP 服务器地址')).toHaveValue('smtp.e2e.example.com');
+  // Put back what the other tests expect.
+  await apiCall(page, 'put', '/api/option/', { key: 'SMTPServer', value: '' });
+  await apiCall(page, 'put', '/api/option/', { key: 'SMTPToken', value: '' });
+});
+
 test('the visual ratio table: pages of 10, duplicate check, fixed price, numbers only, batch set, reset', async ({ page }) => {
   await signInRoot(page);
   await openTab(page, 'operation');

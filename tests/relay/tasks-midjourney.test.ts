@@ -275,6 +275,20 @@ describeEachDialect('drawing task relay (Midjourney proxy)', (dialect) => {
     }
   });
 
+  it('only Midjourney channels draw, even when a chat channel lists the action for its price', async () => {
+    const chat = await seedChannel(b.s, { type: 1, base_url: 'http://127.0.0.1:9', models: 'mj_imagine', priority: 100 });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await post('/mj/submit/imagine', { prompt: `fox ${i}` });
+        expect(res.body.code).toBe(1);
+        expect(await task(res.body.result as string)).toMatchObject({ channel_id: channelId });
+      }
+    } finally {
+      await b.s.app.ctx.db.updateTable('channels').set({ status: 2 }).where('id', '=', chat).execute();
+      await b.relay.channels.refresh();
+    }
+  });
+
   it('mode prefixes: /mj-fast/mj/... is served, its mode kept for Plus channels only', async () => {
     const res = await post('/mj-fast/mj/submit/imagine', { prompt: 'fast fox' });
     expect(res.body.code).toBe(1);

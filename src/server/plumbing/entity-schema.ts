@@ -10,12 +10,13 @@
  * - `x-messages`: keyword → the product's message for a failed constraint (`maxLength` →
  *   `令牌名称过长`). Such failures answer 200 `{success:false, message, errors:{field}}` like
  *   any business rule; failures without a message are malformed requests (400).
- * Unknown fields are refused: they are typos or clients of another product.
+ * Fields the schema does not know are dropped, never stored (plumbing/request-bodies.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { AppError, MSG } from '../errors';
+import { BODY_VALIDATION_OPTIONS } from './request-bodies';
 
 export interface EntityProperty {
   type: string | string[];
@@ -33,8 +34,9 @@ export interface EntitySchema {
 }
 
 // Strict: a misspelt standard keyword in a schema file fails at start. The `x-` annotations
-// are data for the console and this module; they are removed before compiling.
-const ajv = new Ajv({ allErrors: false, strict: true, strictTypes: false });
+// are data for the console and this module; they are removed before compiling. Bodies are
+// read by the one rule of every request body: unknown fields dropped, known ones checked.
+const ajv = new Ajv({ ...BODY_VALIDATION_OPTIONS, strict: true, strictTypes: false });
 
 /** A schema without its `x-` annotations, at every depth. */
 function withoutAnnotations(value: unknown): unknown {
@@ -61,7 +63,7 @@ export interface BodyShape {
   only?: string[];
 }
 
-/** Compiles a checker for one kind of body; it answers the body without ignored fields. */
+/** Compiles a checker for one kind of body; it answers the body without ignored and unknown fields. */
 export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): (body: unknown) => T {
   const keep = new Set(shape.keep ?? []);
   const accepted: Record<string, EntityProperty> = {};
@@ -110,8 +112,7 @@ function stripReadOnly(prop: EntityProperty): EntityProperty {
 
 function refusal(error: ErrorObject | undefined, props: Record<string, EntityProperty>): AppError {
   if (!error) return new AppError(MSG.invalidParams, 400);
-  const params = error.params as { missingProperty?: string; additionalProperty?: string };
-  if (error.keyword === 'additionalProperties') return new AppError(`${MSG.invalidParams}: unknown field ${params.additionalProperty}`, 400);
+  const params = error.params as { missingProperty?: string };
   const field = params.missingProperty ?? error.instancePath.split('/')[1] ?? '';
   const message = props[field]?.['x-messages']?.[error.keyword];
   if (message) return new AppError(message, 200, { [field]: message });

@@ -6,7 +6,7 @@
 import { decodeOption, encodeOption } from '../../shared/options/catalogue';
 import type { FieldModel, SectionModel } from './settings-model';
 
-/** One row of GET /api/option/: secrets come blank with `is_set`. */
+/** One stored option; a secret is kept blank with `is_set` (from GET /api/option/secrets). */
 export interface OptionEntry {
   key: string;
   value: string;

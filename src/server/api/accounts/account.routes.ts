@@ -12,10 +12,15 @@ import { register } from '../../services/accounts/registration.service';
 import type { RouteDeps } from '../deps';
 
 const text = { type: 'string' } as const;
+/**
+ * An optional text that may be null: the reference's binder reads null as empty, and its
+ * console sends `aff_code: null` when there is no invitation.
+ */
+const optionalText = { type: ['string', 'null'] } as const;
 
 const registerBody = {
   type: 'object',
-  properties: { username: text, password: text, password2: text, email: text, verification_code: text, aff_code: text },
+  properties: { username: text, password: text, password2: optionalText, email: optionalText, verification_code: optionalText, aff_code: optionalText },
 } as const;
 
 const resetBody = { type: 'object', properties: { email: text, token: text } } as const;
@@ -27,9 +32,9 @@ const bindQuery = { type: 'object', properties: { email: text, code: text } } as
 interface RegisterBody {
   username?: string;
   password?: string;
-  email?: string;
-  verification_code?: string;
-  aff_code?: string;
+  email?: string | null;
+  verification_code?: string | null;
+  aff_code?: string | null;
 }
 
 export function accountRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {

@@ -1,13 +1,14 @@
 /**
  * /api routes: usage logs. Administrators use /log/ (every user, channel filter), everyone
- * else /log/self/ (always their own); both have a stat companion. DELETE /log/ cleans old
- * logs.
+ * else /log/self/ (always their own); both have a stat companion and a keyword search.
+ * DELETE /log/ cleans old logs. /log/token is the public usage lookup for someone who only
+ * has an API key: that token's logs, as its owner sees them, without a session.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
 import { INT32_PARAM, INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../services/logs/filtered-list';
-import { deleteLogsOlderThan, listLogsFor, logStatFor, type LogQuery } from '../../services/logs/log.service';
+import { deleteLogsOlderThan, listLogsFor, logStatFor, searchLogsFor, tokenScopeOfKey, type LogQuery, type LogSearchQuery } from '../../services/logs/log.service';
 import type { RouteDeps } from '../deps';
 
 const SELF_FILTERS = {
@@ -20,8 +21,32 @@ const SELF_FILTERS = {
 };
 const adminQuery = { querystring: listQuerySchema({ ...SELF_FILTERS, username: TEXT_PARAM, channel: INT32_PARAM }) };
 const selfQuery = { querystring: listQuerySchema(SELF_FILTERS) };
+const searchQuery = { querystring: listQuerySchema({ keyword: TEXT_PARAM }) };
+const { token_name: _byName, ...TOKEN_FILTERS } = SELF_FILTERS;
+// Any key text is read (and refused as an unknown token when it is none), never a 400.
+const tokenQuery = { querystring: { type: 'object', properties: { ...TOKEN_FILTERS, key: { type: 'string' } } } as const };
 
-export function logRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
+/**
+ * The key of the usage lookup: `Authorization: Bearer sk-…` (kept out of addresses, so out of
+ * proxies' logs), else `?key=` as the reference's clients send it. Our own logs never carry
+ * query strings, and no reply repeats the key.
+ */
+function presentedKey(request: FastifyRequest<{ Querystring: { key?: string } }>): string {
+  const header = request.headers.authorization?.trim();
+  return header ? header : (request.query.key ?? '');
+}
+
+/**
+ * CORS of the usage lookup (the reference opens it to every origin): any origin may read
+ * it, never with credentials, since the key in the request is the whole authority.
+ */
+function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.headers.origin === undefined) return;
+  reply.header('Access-Control-Allow-Origin', '*');
+  reply.header('Vary', 'Origin');
+}
+
+export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: LogQuery }>('/log/', { preValidation: guards.admin, schema: adminQuery }, async (request) =>
       ok(await listLogsFor(ctx, request.query, { admin: true })),
@@ -38,5 +63,30 @@ export function logRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     app.delete<{ Querystring: { target_timestamp?: unknown } }>('/log/', { preValidation: guards.admin }, async (request) =>
       ok(await deleteLogsOlderThan(ctx, request.query.target_timestamp)),
     );
+    app.get<{ Querystring: LogSearchQuery }>('/log/search', { preValidation: guards.admin, schema: searchQuery }, async (request) =>
+      ok(await searchLogsFor(ctx, request.query, { admin: true })),
+    );
+    app.get<{ Querystring: LogSearchQuery }>('/log/self/search', { preValidation: guards.user, schema: searchQuery }, async (request) =>
+      ok(await searchLogsFor(ctx, request.query, { admin: false, userId: authOf(request).id })),
+    );
+    // Public (the key is the credential), in the critical rate limit as the reference puts
+    // it, so keys cannot be tried at the pace of the general limit.
+    app.get<{ Querystring: LogQuery & { key?: string } }>(
+      '/log/token',
+      { onRequest: [async (request, reply) => allowAnyOrigin(request, reply), critical], schema: tokenQuery },
+      async (request) => {
+        const scope = await tokenScopeOfKey(ctx, presentedKey(request));
+        return ok(await listLogsFor(ctx, request.query, scope));
+      },
+    );
+    app.options('/log/token', async (request, reply) => {
+      allowAnyOrigin(request, reply);
+      if (request.headers.origin !== undefined) {
+        reply.header('Access-Control-Allow-Methods', 'GET, OPTIONS');
+        reply.header('Access-Control-Allow-Headers', 'Authorization');
+        reply.header('Access-Control-Max-Age', '600');
+      }
+      return reply.code(204).send();
+    });
   };
 }

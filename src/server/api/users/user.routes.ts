@@ -15,6 +15,9 @@ import type { RouteDeps } from '../deps';
 import { userAdminRoutes } from './user-admin.routes';
 import { userSelfRoutes } from './user-self.routes';
 
+/** The accounts seed's words (§5) for a sign-in without a name or a password. */
+export const LOGIN_FIELDS_MISSING = '请输入用户名和密码！';
+
 const loginBody = {
   type: 'object',
   properties: { username: { type: 'string' }, password: { type: 'string' } },
@@ -33,7 +36,7 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
         if (!ctx.options.bool('PasswordLoginEnabled')) throw new AppError('管理员关闭了密码登录');
         const username = (request.body?.username ?? '').trim();
         const password = request.body?.password ?? '';
-        if (!username || !password) throw new AppError(MSG.invalidParams);
+        if (!username || !password) throw new AppError(LOGIN_FIELDS_MISSING);
         const user = await findUserForLogin(ctx.db, username);
         const matches = user ? await checkPassword(password, user.password) : false;
         if (!user || !matches || user.status !== USER_STATUS_ENABLED) throw new AppError(MSG.wrongPassword);

@@ -1,7 +1,8 @@
 /**
- * Body schemas of /api/user. Unknown fields are refused (400). The two edit calls receive
- * whole user records from the console (seed 000 §7), so they accept every key of the user
- * JSON shape and ignore the ones that call does not write.
+ * Body schemas of /api/user. Unknown fields are dropped before the handler runs
+ * (plumbing/request-bodies.ts). The two edit calls receive whole user records from the
+ * console (seed 000 §7), so they accept every key of the user JSON shape in any form and
+ * ignore the ones that call does not write.
  */
 import { MANAGE_ACTIONS } from '../../services/users/user.rules';
 

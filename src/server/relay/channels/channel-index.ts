@@ -185,9 +185,9 @@ export class ChannelIndex {
   /**
    * The channel for attempt `attempt` (0 = first try): tier `attempt` (the lowest once they
    * run out), channels already tried and channels whose circuit is open left out where any
-   * other is left; weighted random inside the tier.
+   * other is left; weighted random inside the tier. `accept` narrows the candidates.
    */
-  pick(group: string, model: string, attempt: number, tried: ReadonlySet<number>): RelayChannel | undefined {
+  pick(group: string, model: string, attempt: number, tried: ReadonlySet<number>, accept?: (c: RelayChannel) => boolean): RelayChannel | undefined {
     const tiers = this.#tiers.get(group)?.get(selectionModel(model));
     if (!tiers || tiers.length === 0) return undefined;
     const start = Math.min(attempt, tiers.length - 1);
@@ -196,7 +196,8 @@ export class ChannelIndex {
     for (let i = start + 1; i < tiers.length; i++) order.push(i);
     for (let i = start - 1; i >= 0; i--) order.push(i);
     const now = Date.now();
-    const usable = (c: RelayChannel) => c.status === CHANNEL_STATUS.enabled;
+    // `accept`: only channels that can serve this kind of request (the task relays' families).
+    const usable = accept ? (c: RelayChannel) => c.status === CHANNEL_STATUS.enabled && accept(c) : (c: RelayChannel) => c.status === CHANNEL_STATUS.enabled;
     const rules: ((c: RelayChannel) => boolean)[] = [
       (c) => usable(c) && !tried.has(c.id) && this.breaker.allows(c.id, now),
       (c) => usable(c) && this.breaker.allows(c.id, now),

@@ -9,6 +9,7 @@ import type { RelayRuntime } from '../runtime';
 import { checkClientIp, distribute, noChannelMessage } from '../pipeline/distribute';
 import { authenticateToken, type TokenAuth } from '../pipeline/token-auth';
 import { refuse } from '../errors';
+import { channelFamily, type ChannelFamily } from '../../../shared/channel-types';
 import type { TaskPayer } from './task-ledger';
 
 export interface TaskCaller {
@@ -33,11 +34,16 @@ export async function authenticateTaskCaller(rt: RelayRuntime, request: RelayReq
   };
 }
 
-/** The channel for `model` in the caller's group; the distributor's refusals in its words. */
-export function channelFor(rt: RelayRuntime, caller: TaskCaller, model: string): RelayChannel {
+/**
+ * The channel for `model` in the caller's group, among channels of the relay's own family
+ * (a chat channel that happens to list `mj_imagine` for its price cannot draw); the
+ * distributor's refusals in its words.
+ */
+export function channelFor(rt: RelayRuntime, caller: TaskCaller, model: string, family: ChannelFamily): RelayChannel {
   const { group, forced } = distribute(rt.ctx, rt.channels, caller.auth, model);
   caller.payer.group = group;
-  const channel = forced ?? rt.channels.pick(group, model, 0, new Set());
-  if (!channel) throw refuse(503, noChannelMessage(group, model), 'model_not_found');
+  const ofFamily = (c: RelayChannel) => channelFamily(c.type) === family;
+  const channel = forced ?? rt.channels.pick(group, model, 0, new Set(), ofFamily);
+  if (!channel || !ofFamily(channel)) throw refuse(503, noChannelMessage(group, model), 'model_not_found');
   return channel;
 }

@@ -13,6 +13,9 @@ import { emailInUse, setUserEmail } from './account.repository';
 export const VERIFICATION_CODE_TTL_SECONDS = 3 * 60;
 
 export const WRONG_CODE = '验证码错误或已过期';
+/** The accounts seed's words (§5, email bind) for an empty address or code. */
+export const EMAIL_MISSING = '请输入邮箱！';
+export const CODE_MISSING = '请输入邮箱验证码！';
 export const EMAIL_TAKEN = '邮箱地址已被占用';
 export const DOMAIN_NOT_ALLOWED =
   "The administrator has enabled the email domain name whitelist, and your email address is not allowed due to special symbols or it's not in the whitelist.";
@@ -50,6 +53,7 @@ function checkEmailAllowed(ctx: AppContext, email: string): void {
 /** Checks the address, stores a fresh 6-character code and mails it. */
 export async function sendVerificationCode(ctx: AppContext, rawEmail: string): Promise<void> {
   const email = rawEmail.trim();
+  if (!email) throw new AppError(EMAIL_MISSING);
   checkEmailShape(email);
   checkEmailAllowed(ctx, email);
   if (await emailInUse(ctx.db, email)) throw new AppError(EMAIL_TAKEN);
@@ -69,7 +73,8 @@ export async function checkVerificationCode(ctx: AppContext, email: string, code
 /** Sets the email of a signed-in user once the code sent to it is confirmed. */
 export async function bindEmail(ctx: AppContext, userId: number, rawEmail: string, code: string): Promise<void> {
   const email = rawEmail.trim();
-  if (!email || !code.trim()) throw new AppError(MSG.invalidParams);
+  if (!email) throw new AppError(EMAIL_MISSING);
+  if (!code.trim()) throw new AppError(CODE_MISSING);
   await checkVerificationCode(ctx, email, code);
   // Another account may have taken the address since the code was sent.
   if (await emailInUse(ctx.db, email, userId)) throw new AppError(EMAIL_TAKEN);

@@ -43,7 +43,6 @@ export const MSG_CHANNEL_ADMIN = {
   noSelection: '请先选择要删除的通道！',
   tagRequired: '标签不能为空！',
   tagEmpty: 'tag不能为空',
-  nothingChanged: '没有任何修改！',
   badParams: '参数错误',
 } as const;
 
@@ -297,21 +296,27 @@ function tagEditColumns(edit: TagEditBody, tag: string, mappingMessage: string):
   return columns;
 }
 
-/** Tag edit: applies the named changes to every channel of the tag; answers how many. */
+/**
+ * Tag edit: applies the named changes to every channel of the tag; answers how many. An
+ * edit that names no change succeeds and writes nothing, as the reference answers it (its
+ * console sends `{tag, new_tag: null}` when nothing was changed; ours warns before sending).
+ */
 export async function editTag(ctx: AppContext, edit: TagEditBody): Promise<number> {
   const tag = (edit.tag ?? '').trim();
   if (!tag) throw new AppError(MSG_CHANNEL_ADMIN.tagEmpty);
   const mapping = channelSchemas(ctx.config.schemasDir).jsonFields.find((f) => f.field === 'model_mapping')!;
   const columns = tagEditColumns(edit, tag, mapping.message);
-  if (Object.keys(columns).length === 0) throw new AppError(MSG_CHANNEL_ADMIN.nothingChanged);
+  const changes = Object.keys(columns).length > 0;
   const ids = await inTransaction(ctx, async (trx) => {
     const locked = await lockChannelsWithTag(trx, ctx.dialect, tag);
     if (locked.length === 0) throw new AppError(MSG.notFound);
-    await updateChannelColumns(trx, locked, columns);
-    await syncAbilities(trx, locked);
+    if (changes) {
+      await updateChannelColumns(trx, locked, columns);
+      await syncAbilities(trx, locked);
+    }
     return locked;
   });
-  channelEvents(ctx).emit('tag', ids);
+  if (changes) channelEvents(ctx).emit('tag', ids);
   return ids.length;
 }
 

@@ -1,21 +1,34 @@
 /**
  * The one way the log, drawing-task and music-task lists read their filters and serve a
  * page: query values arrive as text (validated by the routes' querystring schemas), a
- * filter left out or sent empty does not filter, and every page answers
- * `{items, total, page, page_size}`.
+ * filter left out, sent empty or (for a number) sent as no number at all does not filter,
+ * and every page answers `{items, total, page, page_size}`.
  */
 import { sql, type ComparisonOperatorExpression, type ReferenceExpression, type SelectQueryBuilder } from 'kysely';
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import type { Database } from '../../db/tables';
 
+/** Text that reads as a decimal number: sign, digits, fraction, exponent. */
+const NUMBER_TEXT = '\\s*[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?\\s*';
+
+/**
+ * Querystring schema of a whole-number filter of at most `digits` digits. Text that is no
+ * number at all (`NaN`, `abc`; the reference's console sends `NaN` for a date left empty,
+ * and its binder reads such text as 0) passes and means "not given" (see intFilter); a
+ * number must be a whole one within the digits, else the request is refused (400).
+ */
+function wholeNumberParam(digits: number) {
+  return { type: 'string', pattern: `^(?!${NUMBER_TEXT}$)|^\\s*-?\\d{0,${digits}}\\s*$` } as const;
+}
+
 /** Querystring schema of a whole-number filter of a bigint column (unix seconds). */
-export const INTEGER_PARAM = { type: 'string', pattern: '^\\s*-?\\d{0,15}\\s*$' } as const;
+export const INTEGER_PARAM = wholeNumberParam(15);
 /**
  * Querystring schema of a whole-number filter of an integer column (ids, types): at most
  * nine digits, so the value always fits the column (PostgreSQL refuses to compare an
  * integer column with a larger number instead of matching nothing).
  */
-export const INT32_PARAM = { type: 'string', pattern: '^\\s*-?\\d{0,9}\\s*$' } as const;
+export const INT32_PARAM = wholeNumberParam(9);
 /** Querystring schema of a text filter (names, ids of upstream tasks). */
 export const TEXT_PARAM = { type: 'string', maxLength: 191 } as const;
 
@@ -31,10 +44,10 @@ export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | t
   } as const;
 }
 
-/** A whole-number filter; missing or empty: undefined. */
+/** A whole-number filter; missing, empty or no number at all (`NaN`): undefined. */
 export function intFilter(value: string | undefined): number | undefined {
   const text = value?.trim();
-  return text ? Number(text) : undefined;
+  return text && /^-?\d+$/.test(text) ? Number(text) : undefined;
 }
 
 /** A filter where 0 means "any" (type, channel, time bounds): undefined for 0 too. */

@@ -11,6 +11,7 @@ import { LOG_TYPE } from '../../../shared/roles';
 import type { DialectName } from '../../db/connect';
 import type { LogRow } from '../../db/tables';
 import type { Executor } from '../users/user.repository';
+import { likeMatch, prefixPattern } from '../../db/query-helpers';
 import { fetchPage, whereGiven } from './filtered-list';
 
 /** Seconds per row of log_hour_totals. */
@@ -37,12 +38,17 @@ export interface LogFilter {
   end?: number;
   channelId?: number;
   group?: string;
+  /** The logs of one token (always given with its owner's userId, whose index finds them). */
+  tokenId?: number;
+  /** The administrators' search: content starting with `prefix` (literally), or of `type`. */
+  search?: { prefix: string; type?: number };
 }
 
 function filteredLogs(db: Executor, filter: LogFilter) {
   const model = filter.modelName;
-  return whereGiven(db.selectFrom('logs'), [
+  const query = whereGiven(db.selectFrom('logs'), [
     ['user_id', '=', filter.userId],
+    ['token_id', '=', filter.tokenId],
     ['type', '=', filter.type],
     ['username', '=', filter.username],
     ['token_name', '=', filter.tokenName],
@@ -52,6 +58,10 @@ function filteredLogs(db: Executor, filter: LogFilter) {
     ['channel_id', '=', filter.channelId],
     ['group', '=', filter.group],
   ]);
+  const search = filter.search;
+  if (!search) return query;
+  const content = likeMatch('content', prefixPattern(search.prefix));
+  return query.where((eb) => (search.type === undefined ? content : eb.or([eb('type', '=', search.type), content])));
 }
 
 /**

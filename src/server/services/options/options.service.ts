@@ -34,8 +34,12 @@ function switchedOn(text: string, def: OptionDef): boolean {
 export interface OptionEntry {
   key: string;
   value: string;
-  /** Only for secrets, whose value is never returned: whether one is stored. */
-  is_set?: boolean;
+}
+
+/** Whether a secret key holds a value (its value itself is never returned). */
+export interface SecretStatus {
+  key: string;
+  is_set: boolean;
 }
 
 export class OptionsService extends EventEmitter<{ change: [key: string, value: string] }> {
@@ -150,12 +154,19 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
       .filter(Boolean);
   }
 
-  /** What GET /api/option returns: every key, secrets blank with whether they are set. */
+  /**
+   * What GET /api/option returns: every key except the secrets (x-secret), which are left
+   * out as the reference leaves them out. A client that reads every option and writes each
+   * one back (a script, the reference's console) therefore never sends a secret it did not
+   * type, so no round trip can blank one; a blank placeholder would be written back as "".
+   */
   list(): OptionEntry[] {
-    return [...this.catalogue.keys.values()].map((def) => {
-      const value = this.get(def.key);
-      return def.secret ? { key: def.key, value: '', is_set: value !== '' } : { key: def.key, value };
-    });
+    return [...this.catalogue.keys.values()].filter((def) => !def.secret).map((def) => ({ key: def.key, value: this.get(def.key) }));
+  }
+
+  /** Every secret key and whether it holds a value (GET /api/option/secrets, for the console). */
+  secretStatus(): SecretStatus[] {
+    return [...this.catalogue.keys.values()].filter((def) => def.secret).map((def) => ({ key: def.key, is_set: this.get(def.key) !== '' }));
   }
 
   /** Every x-public key under its published name, typed. */
@@ -189,9 +200,19 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     return text;
   }
 
-  /** Validates, stores, applies and announces one key. */
+  /**
+   * Validates, stores, applies and announces one key. A write without a value (`undefined`:
+   * the field was left out of the body) keeps a secret as it is, since GET never returned it
+   * (the reference's console sends a secret it never loaded that way on every save of its
+   * section), and stores "" for any other key.
+   */
   async set(key: string, value: unknown, role: number): Promise<void> {
-    const text = this.validate(key, value, role);
+    const def = this.catalogue.keys.get(key);
+    if (value === undefined && def?.secret) {
+      if (def.root && role < ROLE_ROOT) throw new AppError(MSG.forbidden);
+      return;
+    }
+    const text = this.validate(key, value === undefined ? '' : value, role);
     await this.#store(key, text);
   }
 

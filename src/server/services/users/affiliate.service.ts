@@ -31,6 +31,7 @@ export async function ensureAffCode(ctx: AppContext, userId: number): Promise<st
 /** Moves `amount` quota units of invitation reward into the balance; at least one currency unit. */
 export async function transferAffiliateQuota(ctx: AppContext, userId: number, amount: number): Promise<void> {
   const display = quotaDisplay(ctx);
-  if (amount < display.quotaPerUnit) throw new AppError(`划转失败 转移额度最小为${logQuota(display.quotaPerUnit, display)}！`);
+  // The accounts seed's words (§5); the reference's server said 划转失败 转移额度最小为…！
+  if (amount < display.quotaPerUnit) throw new AppError(`划转金额最低为 ${logQuota(display.quotaPerUnit, display)}`);
   if (!(await transferAffQuota(ctx.db, userId, amount))) throw new AppError(AFF_MSG.notEnough);
 }

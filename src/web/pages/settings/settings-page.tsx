@@ -29,7 +29,7 @@ export function SettingsPage() {
 
   return (
     <Card className="sy-settings-page" title={t('settings.title')} styles={{ body: { paddingTop: 0 } }}>
-      {options.error && <Alert type="error" showIcon message={options.error} style={{ marginTop: 16 }} />}
+      {options.error && <Alert type="error" showIcon message={t('settings.refreshFailed')} description={options.error} style={{ marginTop: 16 }} />}
       <Tabs
         activeKey={active}
         onChange={(tab) => setParams({ tab }, { replace: true })}

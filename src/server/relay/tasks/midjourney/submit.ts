@@ -147,7 +147,7 @@ export async function submitMidjourney(rt: RelayRuntime, route: SubmitRoute, req
   const body = readBody(request);
   const intent = intentOf(route, body);
   const model = modelOfAction(intent.action);
-  let channel = channelFor(rt, caller, model);
+  let channel = channelFor(rt, caller, model, 'midjourney');
   let prompt = intent.prompt;
   if (intent.originId !== undefined) ({ channel, prompt } = await originChannel(rt, caller.payer.userId, intent));
 

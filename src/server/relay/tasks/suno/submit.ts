@@ -60,7 +60,7 @@ export async function submitSuno(rt: RelayRuntime, request: RelayRequest, action
   if (action === SUNO_ACTIONS.music && !body.mv) body.mv = DEFAULT_MV;
   if (action === SUNO_ACTIONS.lyrics && !body.prompt) throw invalidRequest('prompt_empty');
   const model = `suno_${action.toLowerCase()}`;
-  let channel = channelFor(rt, caller, model);
+  let channel = channelFor(rt, caller, model, 'suno');
   if (body.continue_clip_id) {
     if (!body.task_id) throw invalidRequest('task id is empty');
     channel = await continuationChannel(rt, caller.payer.userId, body.task_id as string);
