@@ -270,28 +270,18 @@ export async function refundTask<T extends TaskTable>(
 }
 
 /**
- * Updates a task's fields (progress, urls, times) while it is still unfinished: since its
- * reader looked, another node may have finished it (timed out and refunded), and a late
- * SUCCESS must not turn a refunded task into a delivered one.
+ * Updates a task's fields. `unfinishedOnly` (progress reports): only while the task is still
+ * unfinished, since its reader looked another node may have finished it (timed out and
+ * refunded), and a late SUCCESS must not turn a refunded task into a delivered one.
  */
-export async function updateUnfinishedTask<T extends TaskTable>(ctx: AppContext, table: T, id: number, fields: TaskUpdate<T>): Promise<void> {
+export async function updateTask<T extends TaskTable>(ctx: AppContext, table: T, id: number, fields: TaskUpdate<T>, { unfinishedOnly = false } = {}): Promise<void> {
   if (Object.keys(fields).length === 0) return;
-  await ctx.db
+  let update = ctx.db
     .updateTable(table as 'tasks')
     .set(fields as Updateable<TasksTable>)
-    .where('id', '=', id)
-    .where('progress', '!=', '100%')
-    .execute();
-}
-
-/** Updates a task's fields whatever its state (a failure's details after its refund). */
-export async function updateTask<T extends TaskTable>(ctx: AppContext, table: T, id: number, fields: TaskUpdate<T>): Promise<void> {
-  if (Object.keys(fields).length === 0) return;
-  await ctx.db
-    .updateTable(table as 'tasks')
-    .set(fields as Updateable<TasksTable>)
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id);
+  if (unfinishedOnly) update = update.where('progress', '!=', '100%');
+  await update.execute();
 }
 
 /**

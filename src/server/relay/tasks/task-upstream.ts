@@ -5,6 +5,8 @@
  */
 import { request } from 'undici';
 
+/** How long one poll of a channel's tasks may take. */
+const POLL_TIMEOUT_MS = 15_000;
 /** Largest upstream answer read (task lists of a few hundred tasks fit easily). */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
@@ -49,4 +51,22 @@ export function parseJson(text: string): unknown {
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One poll of a channel's tasks: POSTs `body` as JSON and answers the parsed answer of an
+ * HTTP 200, or undefined (said in the log) when the call failed or the answer is unusable, so
+ * the caller skips that channel for the round.
+ */
+export async function pollTaskUpstream(log: { warn(message: string): void }, what: string, url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
+  let answer;
+  try {
+    answer = await callTaskUpstream(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), timeoutMs: POLL_TIMEOUT_MS });
+  } catch (err) {
+    log.warn(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+  const parsed = answer.status === 200 ? parseJson(answer.text) : undefined;
+  if (parsed === undefined) log.warn(`${what}: unusable answer (HTTP ${answer.status})`);
+  return parsed;
 }

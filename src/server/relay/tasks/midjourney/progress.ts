@@ -6,11 +6,10 @@
 import type { RelayChannel } from '../../channels/channel-index';
 import type { RelayRuntime } from '../../runtime';
 import type { MidjourneyRow } from '../../../services/tasks/task.repository';
-import { refundTask, updateUnfinishedTask } from '../task-ledger';
-import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
+import { refundTask, updateTask } from '../task-ledger';
+import { isObject, pollTaskUpstream } from '../task-upstream';
 import type { TaskPlatform } from '../task-platform';
 
-const POLL_TIMEOUT_MS = 15_000;
 
 /** A task that ended badly, by the reference's rule (and any task the upstream calls FAILURE). */
 export function failureOf(row: { progress: string; fail_reason: string | null; status: string }): boolean {
@@ -50,21 +49,10 @@ function changesOf(row: MidjourneyRow, item: Record<string, unknown>): Record<st
 }
 
 async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: MidjourneyRow[]): Promise<void> {
-  let answer;
-  try {
-    answer = await callTaskUpstream(`${channel.baseUrl}/mj/task/list-by-condition`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'mj-api-secret': channel.key },
-      body: JSON.stringify({ ids: rows.map((r) => r.mj_id) }),
-      timeoutMs: POLL_TIMEOUT_MS,
-    });
-  } catch (err) {
-    rt.log.warn(`drawing tasks of channel #${channel.id}: ${err instanceof Error ? err.message : String(err)}`);
-    return;
-  }
-  const items = answer.status === 200 ? parseJson(answer.text) : undefined;
+  const what = `drawing tasks of channel #${channel.id}`;
+  const items = await pollTaskUpstream(rt.log, what, `${channel.baseUrl}/mj/task/list-by-condition`, { 'mj-api-secret': channel.key }, { ids: rows.map((r) => r.mj_id) });
   if (!Array.isArray(items)) {
-    rt.log.warn(`drawing tasks of channel #${channel.id}: unusable answer (HTTP ${answer.status})`);
+    if (items !== undefined) rt.log.warn(`${what}: the answer is not a list`);
     return;
   }
   const byId = new Map(rows.map((r) => [r.mj_id, r]));
@@ -81,7 +69,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: Midjou
     } else if (next.status === 'SUCCESS') {
       changes.progress = '100%';
     }
-    await updateUnfinishedTask(rt.ctx, 'midjourneys', row.id, changes);
+    await updateTask(rt.ctx, 'midjourneys', row.id, changes, { unfinishedOnly: true });
   }
 }
 

@@ -14,7 +14,7 @@ import type { RelayRequest } from '../../pipeline/exchange';
 import type { RelayRuntime } from '../../runtime';
 import { CHANNEL_STATUS } from '../../../../shared/channel-types';
 import { hasLiteralPrivateHost, publicOnlyAgent } from '../../../plumbing/public-address';
-import { refundTask, updateUnfinishedTask } from '../task-ledger';
+import { refundTask, updateTask } from '../task-ledger';
 import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
 import { authenticateTaskCaller } from '../task-caller';
 import { mjRefuse } from './mj-error';
@@ -114,7 +114,7 @@ export async function notify(rt: RelayRuntime, request: RelayRequest): Promise<T
   if (failureOf(next)) {
     await refundTask(rt.ctx, 'midjourneys', { id: row.id, userId: row.user_id, tokenId: row.token_id, quota: Number(row.quota) }, { ...changes, progress: '100%' }, drawingRefundText(row.mj_id));
   } else {
-    await updateUnfinishedTask(rt.ctx, 'midjourneys', row.id, next.status === 'SUCCESS' ? { ...changes, progress: '100%' } : changes);
+    await updateTask(rt.ctx, 'midjourneys', row.id, next.status === 'SUCCESS' ? { ...changes, progress: '100%' } : changes, { unfinishedOnly: true });
   }
   return json(200, { code: 1, description: '成功', result: row.mj_id });
 }

@@ -6,11 +6,10 @@
 import type { RelayChannel } from '../../channels/channel-index';
 import type { RelayRuntime } from '../../runtime';
 import type { TaskRow } from '../../../services/tasks/task.repository';
-import { refundTask, updateUnfinishedTask } from '../task-ledger';
-import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
+import { refundTask, updateTask } from '../task-ledger';
+import { isObject, pollTaskUpstream } from '../task-upstream';
 import type { TaskPlatform } from '../task-platform';
 
-const POLL_TIMEOUT_MS = 15_000;
 const KNOWN_STATUSES = new Set(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN']);
 
 export function musicRefundText(taskId: string): (amount: string) => string {
@@ -36,21 +35,10 @@ function changesOf(row: TaskRow, item: Record<string, unknown>): Record<string, 
 }
 
 async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRow[]): Promise<void> {
-  let answer;
-  try {
-    answer = await callTaskUpstream(`${channel.baseUrl}/suno/fetch`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${channel.key}` },
-      body: JSON.stringify({ ids: rows.map((r) => r.task_id) }),
-      timeoutMs: POLL_TIMEOUT_MS,
-    });
-  } catch (err) {
-    rt.log.warn(`music tasks of channel #${channel.id}: ${err instanceof Error ? err.message : String(err)}`);
-    return;
-  }
-  const reply = answer.status === 200 ? parseJson(answer.text) : undefined;
+  const what = `music tasks of channel #${channel.id}`;
+  const reply = await pollTaskUpstream(rt.log, what, `${channel.baseUrl}/suno/fetch`, { authorization: `Bearer ${channel.key}` }, { ids: rows.map((r) => r.task_id) });
   if (!isObject(reply) || reply.code !== 'success' || !Array.isArray(reply.data)) {
-    rt.log.warn(`music tasks of channel #${channel.id}: unusable answer (HTTP ${answer.status})`);
+    if (reply !== undefined) rt.log.warn(`${what}: the answer is not a successful list`);
     return;
   }
   const byId = new Map(rows.map((r) => [r.task_id, r]));
@@ -71,7 +59,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRo
       changes.progress = '100%';
       if (!changes.finish_time && !Number(row.finish_time)) changes.finish_time = now;
     }
-    await updateUnfinishedTask(rt.ctx, 'tasks', row.id, changes);
+    await updateTask(rt.ctx, 'tasks', row.id, changes, { unfinishedOnly: true });
   }
 }
 
