@@ -121,6 +121,8 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
 
     fake.defaultReply = { text: 'several words that stream slowly to keep requests in flight', usage: { prompt: 50, completion: 12 }, delayMs: 60 };
     let stop = false;
+    /** When each answer was fully delivered to its client (ms since epoch). */
+    const delivered: number[] = [];
     const load = Array.from({ length: 40 }, async (_, worker) => {
       for (let n = 0; !stop; n++) {
         const stream = worker % 2 === 0;
@@ -131,6 +133,7 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
           } else {
             await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'x' }] });
           }
+          delivered.push(Date.now());
         } catch {
           if (stop) return;
         }
@@ -140,6 +143,7 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
     await expect.poll(async () => (await books(k, userId)).logs, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(5);
     await new Promise((r) => setTimeout(r, 300));
     const crashed = child!;
+    const killedAt = Date.now();
     crashed.kill('SIGKILL');
     await exited(crashed);
     stop = true;
@@ -155,6 +159,11 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
     await waitUp(url, child);
     const after = await books(k, userId);
     console.log('after restart', dialect.name, JSON.stringify(after));
+    // Every answer costs the same and each consume log is one answer: at least this many
+    // answers delivered well before the kill were never billed.
+    const early = delivered.filter((t) => t <= killedAt - 100).length;
+    const all = delivered.filter((t) => t <= killedAt).length;
+    console.log(`kill -9 [${dialect.name}]: ${all} answers delivered before the kill, ${early} of them ≥ 100 ms before; ${after.logs} billed; unbilled of those ≥ 100 ms before: at least ${Math.max(0, early - after.logs)}`);
     expect(after.open).toBe(0);
     expect(USER_QUOTA - after.quota).toBe(after.logSum);
     expect(after.logSum).toBe(atCrash.logSum);

@@ -3,10 +3,9 @@
  * version. The stored footer is checked every 200 ms, up to 5 times, until it is there.
  */
 import { Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { safeHtml } from '../components/safe-html';
 import { readText, STORAGE_KEYS } from '../storage';
 import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus, useStatusFresh } from '../state/status-context';
@@ -31,12 +30,35 @@ function useFooterHtml(): string {
   return html;
 }
 
+/**
+ * The footer's HTML once sanitised. The sanitiser (DOMPurify and the Markdown reader) is
+ * loaded only when a footer is configured: every screen shows the footer, /login included,
+ * and most sites never set one.
+ */
+function useSafeHtml(html: string): string {
+  const [safe, setSafe] = useState('');
+  useEffect(() => {
+    if (!html) {
+      setSafe('');
+      return;
+    }
+    let live = true;
+    void import('../components/safe-html').then(({ safeHtml }) => {
+      if (live) setSafe(safeHtml(html));
+    });
+    return () => {
+      live = false;
+    };
+  }, [html]);
+  return safe;
+}
+
 export function AppFooter() {
   const { t } = useTranslation();
   const status = usePublicStatus();
   const html = useFooterHtml();
 
-  const safe = useMemo(() => (html ? safeHtml(html) : ''), [html]);
+  const safe = useSafeHtml(html);
 
   if (safe) return <div className="sy-footer sy-footer-custom" dangerouslySetInnerHTML={{ __html: safe }} />;
   return (
