@@ -4,20 +4,11 @@
  * `redis-server` binary (there wherever TEST_REDIS_URL is set, as on CI).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './ports';
 
 export const canRunOwnRedis = Boolean(process.env.TEST_REDIS_URL) && spawnSync('redis-server', ['--version']).status === 0;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function accepting(port: number): Promise<boolean> {
   return new Promise((resolve) => {

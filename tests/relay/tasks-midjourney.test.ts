@@ -187,6 +187,12 @@ describeEachDialect('drawing task relay (Midjourney proxy)', (dialect) => {
     expect((await post('/mj/submit/action', { customId: 'MJ::JOB::weird::1::x', taskId: 'x' })).body).toMatchObject({ description: 'unknown_action:MJ::JOB::weird::1::x ' });
     expect((await post('/mj/insight-face/swap', { sourceBase64: 'a' })).body).toMatchObject({ description: 'sour_base64_and_target_base64_is_required ' });
     expect((await get('/mj/task/unknown/fetch')).body).toMatchObject({ description: 'task_no_found ', code: 4 });
+    // Text no database stores as sent (PostgreSQL refuses NUL): refused, nothing held or stored.
+    const unstorable = { description: 'bind_request_body_failed ', type: 'upstream_error', code: 4 };
+    expect(await post('/mj/submit/imagine', { prompt: 'a\u0000b' })).toEqual({ status: 400, body: unstorable });
+    expect(await post('/mj/submit/imagine', { prompt: '\ud800' })).toEqual({ status: 400, body: unstorable });
+    expect(await get('/mj/task/a%00b/fetch')).toEqual({ status: 400, body: unstorable });
+    expect((await fetch(`${b.s.url}/mj/image/a%00b`)).status).toBe(400);
     const bad = await fetch(`${b.s.url}/mj/submit/imagine`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{oops' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { description: string }).description).toBe('bind_request_body_failed ');

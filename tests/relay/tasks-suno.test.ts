@@ -348,6 +348,12 @@ describeEachDialect('music task relay (Suno)', (dialect) => {
     const bad = await fetch(`${b.s.url}/suno/submit/music`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{oops' });
     expect(await readReply(bad)).toEqual({ status: 400, body: { code: 'invalid_request', message: 'invalid request body', data: null } });
     expect((await post('/suno/submit/music', { prompt: 'x' }, 'sk-nothing')).status).toBe(401);
+    // Text no database stores as sent: refused before anything is held, stored or sent.
+    const unstorable = { status: 400, body: { code: 'invalid_request', message: 'text contains a NUL character or an unpaired surrogate', data: null } };
+    expect(await post('/suno/submit/music', { prompt: 'a\u0000b' })).toEqual(unstorable);
+    expect(await post('/suno/submit/music', { prompt: 'x', title: '\ud800' })).toEqual(unstorable);
+    expect(await get('/suno/fetch/a%00b')).toEqual(unstorable);
+    expect(await post('/suno/fetch', { ids: ['a\u0000'] })).toEqual(unstorable);
     expect(fake.requests.length).toBe(before);
 
     // The upstream refuses in its own words: 500 with its code and message.

@@ -25,8 +25,10 @@ import type { RelayRuntime } from './runtime';
 import type { RawBody } from './pipeline/body';
 import type { RelayReply, RelayRequest } from './pipeline/exchange';
 import { MIDJOURNEY_ROUTES, MJ_MODES, SUNO_ROUTES, type TaskRoute } from './tasks/routes';
-import { MjError } from './tasks/midjourney/mj-error';
-import { SunoError } from './tasks/suno/task-error';
+import { MjError, mjRefuse } from './tasks/midjourney/mj-error';
+import { parseJson } from './tasks/task-upstream';
+import { findUnstorableText } from '../api/params';
+import { invalidRequest, SunoError } from './tasks/suno/task-error';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -169,7 +171,11 @@ function relayRoute(rt: RelayRuntime, spec: EndpointSpec) {
  * refusals; authentication and distributor refusals keep the OpenAI shape, as the reference's
  * middleware answers them.
  */
-function registerTaskScope(scope: FastifyInstance, rt: RelayRuntime, routes: readonly TaskRoute[], modes?: ReadonlySet<string>): void {
+/**
+ * `badText`: the scope's refusal of text no database stores as sent (a NUL, a lone
+ * surrogate) in the path, the query or the JSON body, before any handler reads or stores it.
+ */
+function registerTaskScope(scope: FastifyInstance, rt: RelayRuntime, routes: readonly TaskRoute[], badText: () => Error, modes?: ReadonlySet<string>): void {
   const relayErrors = errorHandler(rt);
   prepareScope(scope, rt, 'any-origin', (error, request, reply) => {
     if (error instanceof MjError || error instanceof SunoError) {
@@ -188,6 +194,9 @@ function registerTaskScope(scope: FastifyInstance, rt: RelayRuntime, routes: rea
         if (modes && !modes.has(mode ?? '')) {
           return reply.code(404).send({ error: { message: `Invalid URL (${request.method} ${request.url.split('?')[0]})`, type: 'invalid_request_error', param: '', code: '' } });
         }
+        const raw = (request.body as RawBody | undefined)?.raw;
+        const body = raw && raw.length > 0 ? parseJson(raw.toString('utf8')) : undefined;
+        if (findUnstorableText(request.params, 'params') ?? findUnstorableText(request.query, 'query') ?? findUnstorableText(body, 'body')) throw badText();
         const answer = await route.handle(rt, { request, params: request.params, mode, raw: reply.raw });
         if (!answer) {
           reply.hijack();
@@ -249,9 +258,9 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
     },
     { prefix: '/v1' },
   );
-  await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES), { prefix: '/mj' });
-  await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES, MJ_MODES), { prefix: '/:mode/mj' });
-  await server.register(async (suno) => registerTaskScope(suno, rt, SUNO_ROUTES), { prefix: '/suno' });
+  await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES, () => mjRefuse('bind_request_body_failed')), { prefix: '/mj' });
+  await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES, () => mjRefuse('bind_request_body_failed'), MJ_MODES), { prefix: '/:mode/mj' });
+  await server.register(async (suno) => registerTaskScope(suno, rt, SUNO_ROUTES, () => invalidRequest('text contains a NUL character or an unpaired surrogate')), { prefix: '/suno' });
   await server.register(
     async (dashboard) => {
       prepareScope(dashboard, rt, 'any-origin');

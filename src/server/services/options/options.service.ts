@@ -158,7 +158,7 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
    * What GET /api/option returns: every key except the secrets (x-secret), which are left
    * out as the reference leaves them out. A client that reads every option and writes each
    * one back (a script, the reference's console) therefore never sends a secret it did not
-   * type, so no round trip can blank one; a blank placeholder would be written back as "".
+   * type, so no round trip can blank one; an empty field sent back would be stored as "".
    */
   list(): OptionEntry[] {
     return [...this.catalogue.keys.values()].filter((def) => !def.secret).map((def) => ({ key: def.key, value: this.get(def.key) }));

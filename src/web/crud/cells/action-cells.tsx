@@ -12,16 +12,9 @@ import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
 import { colorOfValue, maskSecret } from '../cell-values';
 import { displayQuota } from '../quota-format';
-import type { RenderContext } from '../renderers';
-import { Empty } from './value-cells';
+import { Empty, type CellProps } from './value-cells';
 
 type Row = Record<string, unknown>;
-interface CellProps {
-  value: unknown;
-  row: Row;
-  column: ColumnDef;
-  ctx: RenderContext;
-}
 
 /** Fields stored as JSON text (a task's `data`, `properties`) nested as JSON, not as escaped strings. */
 function withJsonFields(row: Row): Row {

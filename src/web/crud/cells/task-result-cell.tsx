@@ -5,18 +5,9 @@
  */
 import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
 import { App, Button, Image, Space, Typography } from 'antd';
-import type { ColumnDef } from '../../../shared/resources/definition';
 import type { RenderContext } from '../renderers';
 import { formatClipDuration, parseTaskResult, type TaskClip, type TaskLyrics } from '../task-result';
-import { Empty } from './value-cells';
-
-type Row = Record<string, unknown>;
-interface CellProps {
-  value: unknown;
-  row: Row;
-  column: ColumnDef;
-  ctx: RenderContext;
-}
+import { Empty, type CellProps } from './value-cells';
 
 export function TaskResultCell({ value, column, ctx: { t } }: CellProps) {
   const result = parseTaskResult(value);

@@ -14,7 +14,8 @@ import { safeImageSrc } from '../safe-url';
 import type { RenderContext } from '../renderers';
 
 type Row = Record<string, unknown>;
-interface CellProps {
+/** What every cell renderer receives. */
+export interface CellProps {
   value: unknown;
   row: Row;
   column: ColumnDef;
