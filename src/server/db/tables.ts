@@ -235,6 +235,19 @@ export interface QuotaReservationsTable {
   created_at: number;
 }
 
+/** How far each relay process's numbered settlements were written (migration 2026-11-25-009). */
+export interface LedgerCheckpointsTable {
+  /** The process start (Ledger.instance). */
+  instance: string;
+  node: string;
+  /** Every settlement number up to this one is written. */
+  applied_low: number;
+  /** Numbers above applied_low that are written too, comma separated. */
+  applied_above: string;
+  /** Unix seconds. */
+  updated_at: number;
+}
+
 /** Console sessions (see migration 2026-11-24-007-sessions). */
 export interface SessionsTable {
   /** SHA-256 (hex) of the random key the cookie carries; the key itself is never stored. */
@@ -273,6 +286,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   quota_reservations: QuotaReservationsTable;
+  ledger_checkpoints: LedgerCheckpointsTable;
   sessions: SessionsTable;
 }
 

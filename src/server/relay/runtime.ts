@@ -9,6 +9,7 @@ import { ChannelHealth } from './channels/health';
 import { ChannelIndex } from './channels/channel-index';
 import { Ledger } from './billing/ledger';
 import { recoverReservations, STALE_RESERVATION_SECONDS } from './billing/recovery';
+import { replayJournals } from './billing/journal-replay';
 import { AuthCache } from './tokens/auth-cache';
 import { UpstreamPools } from './upstream/pools';
 import type { ProviderOptions } from './providers/types';
@@ -74,6 +75,14 @@ export class RelayRuntime {
   }
 
   async start(): Promise<void> {
+    await this.ledger.start();
+    // Delivered answers an earlier run journaled but did not write are billed first; what is
+    // left open after that is refunded.
+    const replayed = await replayJournals(this.ctx, this.ledger);
+    if (replayed.settlements > 0) {
+      this.log.warn(`billed ${replayed.settlements} settlements (${replayed.quota} quota) an earlier run delivered but had not written`);
+    }
+    if (replayed.skippedJournals > 0) this.log.warn(`${replayed.skippedJournals} settlement journals without a checkpoint row were not replayed`);
     const recovered = await recoverReservations(this.ctx, this.ledger.node, this.ledger.instance);
     if (recovered.reservations > 0) {
       this.log.warn(`refunded ${recovered.reservations} reservations (${recovered.quota} quota) left open by an earlier run`);

@@ -9,7 +9,10 @@
  *   queued (sooner when MAX_BATCH are waiting, and at stop()), many in one transaction.
  *   A crash therefore loses at most the settlements of the last ~100 ms, each one whole: its
  *   journal row stays, and recovery at the next start refunds that reservation, so "quota
- *   taken = consume logs + open reservations" holds at every instant.
+ *   taken = consume logs + open reservations" holds at every instant. Each settlement that
+ *   charges something is also appended to the node's local journal file first (local-journal.ts)
+ *   and the batch records how far it got, so the next start bills those delivered answers
+ *   exactly once (journal-replay.ts) instead of serving them free.
  *
  * - A reservation the learned balances clearly cover is held in memory instead (quota-holds.ts):
  *   no write before the upstream call; its settlement charges the whole cost.
@@ -22,8 +25,9 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context';
 import { LedgerStatements, type HeldInMemory, type ReserveItem, type ReserveOutcome, type SettleItem, type SettleResult } from './ledger-sql';
-import { ledgerStore, type LedgerStore } from './ledger-store';
+import { ledgerStore, type LedgerStore, type SqlRunner } from './ledger-store';
 import { QuotaHolds } from './quota-holds';
+import { LocalJournal, type Checkpoint } from './local-journal';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 
 export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
@@ -68,6 +72,8 @@ interface PendingReserve {
 
 interface PendingSettle {
   item: SettleItem;
+  /** Its number in the local journal (undefined: not journaled). */
+  number: number | undefined;
   tries: number;
   notBefore: number;
   resolve(result: SettleResult): void;
@@ -104,6 +110,8 @@ export class Ledger {
   #downSince: number | undefined;
   #lastFailure = 0;
   #lastError: unknown;
+  /** Open once start() made its file and checkpoint row (absent: DATA_DIR not writable). */
+  readonly #journal: LocalJournal;
 
   constructor(
     private readonly ctx: AppContext,
@@ -113,6 +121,33 @@ export class Ledger {
     this.node = node.slice(0, 128);
     this.#sql = new LedgerStatements(ctx.dialect);
     this.#store = ledgerStore(ctx.db, ctx.dialect);
+    this.#journal = new LocalJournal(ctx.config.dataDir, this.node, this.instance);
+  }
+
+  /**
+   * Opens the local journal: its checkpoint row first, so no journal file ever exists without
+   * one. Without a writable DATA_DIR the ledger runs as before (a crash loses the last batch).
+   */
+  async start(): Promise<void> {
+    await this.ctx.db
+      .insertInto('ledger_checkpoints')
+      .values({ instance: this.instance, node: this.node, applied_low: 0, applied_above: '', updated_at: Math.floor(Date.now() / 1000) })
+      .execute();
+    try {
+      this.#journal.open();
+    } catch (err) {
+      this.onError('local settlement journal unavailable (DATA_DIR not writable): a kill -9 may leave the last ~100 ms of answers unbilled', err);
+    }
+  }
+
+  /**
+   * What a running stream delivered so far, journaled locally (never written to the database
+   * while the process lives): a crash bills the stream for it.
+   */
+  progress(item: SettleItem): void {
+    if (!this.#journal.isOpen) return;
+    if (this.#holds.isHeld(item.reservationId)) item.memoryHold = true;
+    this.#journal.progress(item);
   }
 
   /** Settlements queued and not yet written. */
@@ -169,13 +204,18 @@ export class Ledger {
       // A failed request on a memory hold: nothing was written, so nothing is.
       if (item.quota === 0 && !item.countUsage && !item.log) {
         this.#holds.release(item.reservationId);
+        this.#journal.forget(item.reservationId);
         return Promise.resolve({ charged: 0, userQuotaAfter: 0 });
       }
       item.memoryHold = true;
       this.#holds.grow(item.reservationId, item.quota);
     }
+    // A refund needs no journal line (recovery refunds an open reservation anyway) unless the
+    // stream left progress that must not be billed after all.
+    const journaled = this.#journal.isOpen && (item.quota > 0 || item.log !== undefined || this.#journal.hasProgress(item.reservationId));
+    const number = journaled ? this.#journal.final(item) : undefined;
     return new Promise<SettleResult>((resolve) => {
-      this.#settles.push({ item, tries: 0, notBefore: 0, resolve });
+      this.#settles.push({ item, number, tries: 0, notBefore: 0, resolve });
       if (this.#settles.length >= MAX_BATCH) this.#settleDue = true;
       this.#armTimer();
       this.#kick();
@@ -208,6 +248,10 @@ export class Ledger {
       if (this.pending > 0) await sleep(50);
     }
     if (this.#timer) clearTimeout(this.#timer);
+    const clean = this.#journal.settled;
+    this.#journal.close();
+    // Nothing left to replay: the checkpoint row goes with the files.
+    if (clean) await this.ctx.db.deleteFrom('ledger_checkpoints').where('instance', '=', this.instance).execute().catch(() => undefined);
   }
 
   #armTimer(): void {
@@ -314,6 +358,7 @@ export class Ledger {
       // nothing): the ledger still adds up.
       this.onError(`settlement of reservation ${s.item.reservationId} given up`, err);
       this.#holds.release(s.item.reservationId);
+      if (s.number !== undefined) this.#journal.giveUp(s.number);
       s.resolve({ charged: 0, userQuotaAfter: 0 });
       return;
     }
@@ -335,6 +380,8 @@ export class Ledger {
       token: (tokenId) => this.#holds.heldOnToken(tokenId, settling),
     };
     const items = [...settles.map((s) => s.item), ...reserves.map((r) => r.item)];
+    const numbers = settles.flatMap((s) => (s.number === undefined ? [] : [s.number]));
+    const checkpoint = numbers.length > 0 ? this.#journal.checkpointWith(numbers) : undefined;
     const userIds = items.map((i) => i.userId);
     const tokenIds = items.filter((i) => i.tokenId > 0 && i.tokenLimited).map((i) => i.tokenId);
     for (let attempt = 1; ; attempt++) {
@@ -342,9 +389,11 @@ export class Ledger {
         const { charged, outcomes, balances } = await this.#store.transaction(async (trx) => {
           const charged = settles.length > 0 ? await this.#sql.settle(trx, settles.map((s) => s.item), now) : [];
           const outcomes = reserves.length > 0 ? await this.#sql.reserve(trx, this.node, this.instance, reserves.map((r) => r.item), now, held) : [];
+          if (checkpoint) await this.#writeCheckpoint(trx, checkpoint, now);
           return { charged, outcomes, balances: await this.#sql.balances(trx, userIds, tokenIds) };
         });
         for (const id of settling) this.#holds.release(id);
+        if (checkpoint) this.#journal.committed(numbers);
         for (const [userId, quota] of balances.users) this.#holds.learnUser(userId, quota);
         for (const [tokenId, remain] of balances.tokens) this.#holds.learnToken(tokenId, remain);
         this.#pruneSometimes();
@@ -355,6 +404,14 @@ export class Ledger {
         if (attempt >= 5 || !isRetryable(err)) throw err;
         await sleep(5 * attempt + Math.random() * 10);
       }
+    }
+  }
+
+  /** Moves this process's checkpoint row (made anew if someone removed it). */
+  async #writeCheckpoint(trx: SqlRunner, checkpoint: Checkpoint, now: number): Promise<void> {
+    const moved = await trx.run('UPDATE ledger_checkpoints SET applied_low = ?, applied_above = ?, updated_at = ? WHERE instance = ?', [checkpoint.low, checkpoint.above, now, this.instance]);
+    if (moved.changes === 0) {
+      await trx.run('INSERT INTO ledger_checkpoints (instance, node, applied_low, applied_above, updated_at) VALUES (?, ?, ?, ?, ?)', [this.instance, this.node, checkpoint.low, checkpoint.above, now]);
     }
   }
 

@@ -18,6 +18,7 @@ import { audioPromptTokens } from '../billing/audio-duration';
 import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-price';
 import { delivered, type Delivered, type RelayCall, type Route } from './call';
 import { relayStream } from './stream-relay';
+import { journalStreamProgress } from './settle';
 import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
 
@@ -130,7 +131,17 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     if (streaming) {
       const inner = provider.createStream!(input.mode, target, { includeUsage: input.viaChat ? false : call.includeUsage });
       const converter = input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : inner;
-      return await relayStream({ call, reply, upstream: response, controller, converter, upstreamModel: sentModel, streamingTimeoutSeconds: rt.ctx.config.streamingTimeoutSeconds, outcome });
+      return await relayStream({
+        call,
+        reply,
+        upstream: response,
+        controller,
+        converter,
+        upstreamModel: sentModel,
+        streamingTimeoutSeconds: rt.ctx.config.streamingTimeoutSeconds,
+        outcome,
+        journalProgress: (soFar) => journalStreamProgress(rt, call, soFar),
+      });
     }
     return await relayWhole(call, reply, response, provider, input, target, outcome, contentType);
   } finally {

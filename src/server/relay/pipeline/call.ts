@@ -52,10 +52,15 @@ export interface RelayCall {
   tried: number[];
   /** Length of the uploaded audio (transcription and translation). */
   audioSeconds?: number;
+  /** What was reserved for it, once it was (streams journal their progress against it). */
+  reservation: { id: string; amount: number } | undefined;
 }
 
-/** How an attempt that reached the client ended. */
-export type Ending = 'complete' | 'client_gone' | 'upstream_broken' | 'timeout';
+/**
+ * How an attempt that reached the client ended; `interrupted`: still running when the
+ * process died (a progress record, settled by the next start).
+ */
+export type Ending = 'complete' | 'client_gone' | 'upstream_broken' | 'timeout' | 'interrupted';
 
 /** What an attempt knows once the upstream answered: where the request went. */
 export type Route = Pick<Delivered, 'channel' | 'upstreamModel' | 'isModelMapped' | 'reasoningEffort' | 'claudeUpstream'>;

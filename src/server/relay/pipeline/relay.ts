@@ -113,9 +113,11 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
     clientHeaders: clientHeaders(request),
     clientQuery: clientQuery(request),
     tried: [],
+    reservation: undefined,
     ...(parsed.audioSeconds !== undefined ? { audioSeconds: parsed.audioSeconds } : {}),
   };
   const reservation = await reserve(rt, call);
+  call.reservation = reservation;
   let delivered: Delivered;
   try {
     delivered = await runAttempts(rt, call, reply);

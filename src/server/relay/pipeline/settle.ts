@@ -28,6 +28,7 @@ const ENDING_NOTE: Record<Delivered['ending'], string> = {
   client_gone: '客户端中途断开，按已送达内容计费',
   upstream_broken: '上游中途断开，按已送达内容计费',
   timeout: '上游流式响应超时，按已送达内容计费',
+  interrupted: '服务中断时仍在传输，按已送达内容计费',
 };
 
 interface Charge {
@@ -96,6 +97,8 @@ function otherOf(call: RelayCall, out: Delivered): Record<string, unknown> {
     other.audio_ratio = p.audioRatio;
     other.audio_completion_ratio = p.audioCompletionRatio;
   }
+  // Ties the log to the id the client was given (X-Oneapi-Request-Id, error messages).
+  other.request_id = call.requestId;
   other.admin_info = { use_channel: call.tried.map(String) };
   return other;
 }
@@ -119,8 +122,8 @@ function settleItem(call: RelayCall, reservation: Reservation, channelId: number
   };
 }
 
-/** Bills a request that delivered an answer (whole or in part). Never awaited by the request. */
-export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: Reservation, out: Delivered): void {
+/** The settlement of `out` and the consume-log entry it writes. */
+function settlementOf(rt: RelayRuntime, call: RelayCall, reservation: Reservation, out: Delivered): { charge: Charge; entry: Consumption; item: SettleItem } {
   const charge = chargeOf(call, out);
   const now = Date.now();
   const entry: Consumption = {
@@ -142,7 +145,12 @@ export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: 
   };
   // The ledger fills in the quota really charged, inside the settling transaction.
   const log = consumeLogsEnabled(rt.ctx) ? consumeLogRow(entry) : undefined;
-  const item = settleItem(call, reservation, out.channel.id, charge, log);
+  return { charge, entry, item: settleItem(call, reservation, out.channel.id, charge, log) };
+}
+
+/** Bills a request that delivered an answer (whole or in part). Never awaited by the request. */
+export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: Reservation, out: Delivered): void {
+  const { charge, entry, item } = settlementOf(rt, call, reservation, out);
   rt.auth.adjustRemain(call.caller.tokenId, reservation.amount - charge.quota);
   void rt.ledger.settle(item).then(({ charged, userQuotaAfter }) => {
     // A clamped charge (the payer could not cover all of it) moved the token by less than the
@@ -159,4 +167,28 @@ export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: 
 export function refund(rt: RelayRuntime, call: RelayCall, reservation: Reservation): void {
   rt.auth.adjustRemain(call.caller.tokenId, reservation.amount);
   void rt.ledger.settle(settleItem(call, reservation, 0, { quota: 0, countUsage: false }, undefined));
+}
+
+/** How often a running stream's delivery so far is journaled (what a crash bills it for). */
+export const PROGRESS_EVERY_MS = 1000;
+
+/**
+ * Journals, about once a second while the stream runs, the settlement it would have if it
+ * ended now (`soFar` answers it with the ending `interrupted`): a process killed mid-stream
+ * bills the stream for that at the next start. Only streams that last are ever journaled,
+ * and only when they delivered more since the last time. Answers the function that stops it.
+ */
+export function journalStreamProgress(rt: RelayRuntime, call: RelayCall, soFar: () => Delivered): () => void {
+  const reservation = call.reservation;
+  if (!reservation) return () => undefined;
+  let lastTokens = 0;
+  const timer = setInterval(() => {
+    const out = soFar();
+    const tokens = out.usage.promptTokens + out.usage.completionTokens;
+    if (tokens === lastTokens) return;
+    lastTokens = tokens;
+    rt.ledger.progress(settlementOf(rt, call, reservation, out).item);
+  }, PROGRESS_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
 }

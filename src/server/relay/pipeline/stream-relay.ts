@@ -34,6 +34,11 @@ export interface StreamArgs {
   streamingTimeoutSeconds: number;
   /** Where the request went (the rest of the outcome is what the stream decides). */
   outcome: Route;
+  /**
+   * Journals the delivery so far while the stream runs (settle.ts journalStreamProgress);
+   * answers the function that stops it.
+   */
+  journalProgress?: (soFar: () => Delivered) => () => void;
 }
 
 function errorEvent(call: RelayCall, error: RelayError): SseEvent {
@@ -75,11 +80,19 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   };
   reply.raw.on('close', onClose);
 
+  /** What the client got so far, as a crash would leave it: usage seen, or the local count. */
+  const soFar = (): Delivered => {
+    const counted = counter.total();
+    const seen: Usage = usage ? { ...usage, completionTokens: Math.max(usage.completionTokens, counted) } : { promptTokens: call.promptTokens(), completionTokens: counted };
+    return delivered(args.outcome, { usage: seen, usageReported: usage !== undefined, isStream: true, firstResponseMs, ending: 'interrupted' });
+  };
+  let stopJournal: (() => void) | undefined;
   const open = (): SseWriter => {
     if (!writer) {
       reply.hijack();
       writer = new SseWriter(reply.raw);
       writer.open(headerList(reply, SSE_HEADERS));
+      stopJournal = args.journalProgress?.(soFar);
     }
     return writer;
   };
@@ -163,6 +176,7 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
     }
   } finally {
     if (timer) clearTimeout(timer);
+    stopJournal?.();
     reply.raw.off('close', onClose);
     if (!upstream.body.destroyed) upstream.body.destroy();
   }

@@ -1,0 +1,95 @@
+/**
+ * The local settlement journal (relay/billing/local-journal.ts): numbers, checkpoints that
+ * only move on commit, segments dropped once written, running streams' progress carried into
+ * each new segment, and what a later start reads back.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deadJournals, isApplied, LocalJournal, parseCheckpoint, readJournal } from '../../src/server/relay/billing/local-journal';
+import type { SettleItem } from '../../src/server/relay/billing/ledger-sql';
+
+function item(reservationId: string, quota = 10): SettleItem {
+  return { reservationId, userId: 1, tokenId: 0, tokenLimited: false, channelId: 0, reserved: 0, quota, countUsage: true };
+}
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('local settlement journal', () => {
+  it('moves the checkpoint only on commit, over gaps once they fill', () => {
+    const journal = new LocalJournal(dataDir(), 'n', 'i1');
+    journal.open();
+    const [a, b, c] = [journal.final(item('a')), journal.final(item('b')), journal.final(item('c'))];
+    expect([a, b, c]).toEqual([1, 2, 3]);
+    expect(journal.checkpointWith([c])).toEqual({ low: 0, above: '3' });
+    // Not committed: nothing moved.
+    expect(journal.checkpointWith([a])).toEqual({ low: 1, above: '' });
+    journal.committed([c]);
+    expect(journal.checkpointWith([a])).toEqual({ low: 1, above: '3' });
+    journal.committed([a]);
+    journal.giveUp(b);
+    expect(journal.checkpointWith([])).toEqual({ low: 3, above: '' });
+    journal.committed([]);
+    expect(journal.settled).toBe(false);
+    journal.flush();
+    expect(journal.settled).toBe(true);
+    journal.close();
+  });
+
+  it('reads back what was written, torn lines skipped; a clean close leaves no file', () => {
+    const dir = dataDir();
+    const journal = new LocalJournal(dir, 'node a', 'i2');
+    journal.open();
+    journal.progress(item('s', 5));
+    journal.final(item('x'));
+    journal.flush();
+    const files = readdirSync(join(dir, 'ledger')).map((f) => join(dir, 'ledger', f));
+    expect(readJournal(files).map((r) => [r.k, r.item.reservationId])).toEqual([
+      ['p', 's'],
+      ['f', 'x'],
+    ]);
+    // Its own process is alive: never someone else's to replay.
+    expect(deadJournals(dir, 'node a')).toEqual([]);
+    journal.forget('s');
+    journal.committed([1]);
+    journal.close();
+    expect(readdirSync(join(dir, 'ledger'))).toEqual([]);
+  });
+
+  it('drops written segments and carries running streams into new ones', () => {
+    const dir = dataDir();
+    const journal = new LocalJournal(dir, 'n', 'i3', 300);
+    journal.open();
+    journal.progress(item('stream', 7));
+    const numbers: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      numbers.push(journal.final(item(`r${n}`)));
+      journal.flush();
+    }
+    const segments = () => readdirSync(join(dir, 'ledger')).sort();
+    expect(segments().length).toBeGreaterThan(2);
+    journal.committed(numbers);
+    // Only the open segment is left, and it still knows the running stream.
+    expect(segments()).toHaveLength(1);
+    const left = readJournal(segments().map((f) => join(dir, 'ledger', f)));
+    expect(left.filter((r) => r.k === 'p').map((r) => r.item.reservationId)).toEqual(['stream']);
+    // Not settled while the stream runs: the file stays for a replay.
+    journal.close();
+    expect(segments()).toHaveLength(1);
+  });
+
+  it('parses stored checkpoints', () => {
+    const cp = parseCheckpoint('4', '6,9');
+    expect([1, 4, 5, 6, 7, 9].map((n) => isApplied(cp, n))).toEqual([true, true, false, true, false, true]);
+    expect(parseCheckpoint(0, '').above.size).toBe(0);
+  });
+});
