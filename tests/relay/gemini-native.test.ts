@@ -271,6 +271,15 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
     expect(res.status).toBe(200);
     await res.text();
 
+    // A path that is not valid percent-encoding: refused without repeating the URL's key.
+    for (const path of ['/v1beta/models/bad%ED%A0%80:generateContent', '/v1/models/bad%ED%A0%80:generateContent']) {
+      res = await post(`${path}?key=${b.token.key}`);
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain('is not a valid url component');
+      expect(text).not.toContain(b.token.key);
+    }
+
     res = await post(`/v1beta/models/${GEMINI}:generateContent`, { 'x-goog-api-key': 'sk-not-a-token' });
     expect(res.status).toBe(401);
     const error = ((await res.json()) as { error: { code: number; status: string; message: string } }).error;
@@ -299,6 +308,8 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
       ['/v1beta/models/:generateContent', '{}', 400],
       [`/v1beta/models/${'m'.repeat(200)}:generateContent`, '{}', 400],
       [`/v1beta/models/${GPT}:generateContent`, '{"contents":[{"parts":[{"fileData":{"fileUri":"gs://bucket/video.mp4","mimeType":"video/mp4"}}]}]}', 400],
+      ['/v1beta/models/bad%00name:generateContent', '{"contents":[{"parts":[{"text":"x"}]}]}', 400],
+      ['/v1beta/models/bad%ED%A0%80name:generateContent', '{"contents":[{"parts":[{"text":"x"}]}]}', 400],
       ['/v1beta/nothing-here', '{}', 404],
     ];
     for (const [path, body, status] of cases) {

@@ -82,6 +82,22 @@ export function toRelayError(error: unknown, request: RelayRequest, rt: RelayRun
   return internalError();
 }
 
+/**
+ * The server's answer to a path that is not valid percent-encoding (Fastify's `frameworkErrors`).
+ * Fastify's own repeats the whole URL, query included, which can carry a key (Gemini clients
+ * send `?key=`): this one names the path only, in Google's shape on /v1beta.
+ */
+export function badUrlReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code !== 'FST_ERR_BAD_URL') {
+    void reply.send(error);
+    return;
+  }
+  const path = request.url.split('?')[0] ?? '';
+  const message = `'${path}' is not a valid url component`;
+  if (path.startsWith('/v1beta/')) void reply.code(400).send(geminiErrorBody(refuse(400, message), ''));
+  else void reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message, statusCode: 400 });
+}
+
 /** The error's body in the endpoint's shape. */
 export function relayErrorBody(error: RelayError, format: ClientFormat | undefined, requestId: string): object {
   if (format === 'gemini') return geminiErrorBody(error, requestId);
