@@ -310,6 +310,8 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
       [`/v1beta/models/${GPT}:generateContent`, '{"contents":[{"parts":[{"fileData":{"fileUri":"gs://bucket/video.mp4","mimeType":"video/mp4"}}]}]}', 400],
       ['/v1beta/models/bad%00name:generateContent', '{"contents":[{"parts":[{"text":"x"}]}]}', 400],
       ['/v1beta/models/bad%ED%A0%80name:generateContent', '{"contents":[{"parts":[{"text":"x"}]}]}', 400],
+      // The prompt's sensitive-word check (the default dictionary) applies here as on chat.
+      [`/v1beta/models/${GPT}:generateContent`, '{"contents":[{"parts":[{"text":"say TEST_sensitive"}]}]}', 400],
       ['/v1beta/nothing-here', '{}', 404],
     ];
     for (const [path, body, status] of cases) {
