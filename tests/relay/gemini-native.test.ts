@@ -210,6 +210,23 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
     expect(chunks.map((c) => c.candidates[0]!.content.parts.map((p) => p.text).join('')).join('')).toBe('converted array');
   });
 
+  it('a stream broken upstream ends with an error in Google shape (SSE and JSON array), billed for what came', async () => {
+    const post = (query: string) =>
+      fetch(`${b.s.url}/v1beta/models/${GEMINI}:streamGenerateContent${query}`, { method: 'POST', headers: { 'x-goog-api-key': b.token.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }] }) });
+    gemini.script({ text: 'one two three four', resetAfter: 2 });
+    const sse = await billed(async () => {
+      const text = await (await post('?alt=sse')).text();
+      const events = text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)) as Record<string, unknown>);
+      expect(events).toHaveLength(3);
+      expect(events[2]).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
+    });
+    expect(sse.log.content).toContain('上游中途断开');
+    gemini.script({ text: 'one two three four', resetAfter: 2 });
+    const array = (await (await post('')).json()) as Record<string, unknown>[];
+    expect(array).toHaveLength(3);
+    expect(array[2]).toMatchObject({ error: { status: 'INTERNAL' } });
+  });
+
   it('countTokens is answered locally: no upstream call, nothing billed', async () => {
     const calls = gemini.requests.length + openai.requests.length;
     await b.flush();
