@@ -27,7 +27,7 @@ import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 import { createCodeStore } from './services/accounts/code-store';
 import { startRelay } from './relay/runtime';
-import { registerRelay } from './relay/routes';
+import { badUrlReply, registerRelay } from './relay/routes';
 import { directRelay, type DirectHandler } from './relay/direct';
 
 export interface App {
@@ -145,6 +145,7 @@ export async function buildApp(config: Config): Promise<App> {
     ajv: { customOptions: { ...BODY_VALIDATION_OPTIONS } },
     logController: new LogController({ disableRequestLogging: !config.debug }),
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: badUrlReply,
   });
 
   startLog.warn = (message) => server.log.warn(message);

@@ -54,6 +54,9 @@ describe('prompt texts per relay mode', () => {
     expect(promptTexts('speech', { input: 'say' })).toEqual(['say']);
     expect(promptTexts('embeddings', { input: 'embed me' })).toEqual([]);
     expect(promptTexts('messages', { messages: [{ role: 'user', content: 'x' }] })).toEqual([]);
+    expect(promptTexts('gemini', { systemInstruction: { parts: [{ text: 'sys' }] }, contents: [{ parts: [{ text: 'a' }, { inlineData: { data: 'AA' } }] }, { parts: [{ text: 'b' }] }] })).toEqual(['sys', 'a', 'b']);
+    expect(promptTexts('gemini', { systemInstruction: 'plain', contents: 'not a list' })).toEqual(['plain']);
+    expect(promptTexts('gemini-embeddings', { content: { parts: [{ text: 'e' }] } })).toEqual([]);
   });
 });
 

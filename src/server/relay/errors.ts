@@ -1,8 +1,8 @@
 /**
- * Relay errors and their two reply shapes (gateway reference §0): OpenAI's
+ * Relay errors and their reply shapes (gateway reference §0): OpenAI's
  * `{error:{message,type,param,code}}` everywhere, Claude's `{type:"error", error:{type,message}}`
- * on /v1/messages. Every message gets ` (request id: <id>)`; messages that came from an
- * upstream or the network are masked when they could reveal an upstream address.
+ * on /v1/messages, Google's `{error:{code,message,status}}` on the Gemini-native routes. Every
+ * message gets ` (request id: <id>)`; messages that came from an upstream or the network are masked when they could reveal an upstream address.
  */
 import type { UpstreamError } from './providers/types';
 
@@ -114,6 +114,28 @@ export function openaiErrorBody(error: RelayError, requestId: string): { error: 
 
 export function claudeErrorBody(error: RelayError, requestId: string): { type: 'error'; error: { type: string; message: string } } {
   return { type: 'error', error: { type: error.type, message: clientMessage(error, requestId) } };
+}
+
+/** Google's status names (google.rpc.Code) of the HTTP statuses the relay answers. */
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ABORTED',
+  413: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  500: 'INTERNAL',
+  501: 'UNIMPLEMENTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+/** Google's error shape, which the Gemini SDKs and CLI read (`status` names the kind of failure). */
+export function geminiErrorBody(error: RelayError, requestId: string): { error: { code: number; message: string; status: string } } {
+  const status = GOOGLE_STATUS[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
+  return { error: { code: error.status, message: clientMessage(error, requestId), status } };
 }
 
 /** Anything that is not a RelayError: an internal failure whose text stays in the server log. */

@@ -43,10 +43,14 @@ export function modelEntry(id: string) {
   };
 }
 
-export function listModels(rt: RelayRuntime, auth: TokenAuth) {
+/** The models this token may use: its model limits when enabled, else its group's. */
+export function modelIdsFor(rt: RelayRuntime, auth: TokenAuth): string[] {
   const limits = auth.token.modelLimits;
-  const ids = limits !== undefined ? [...limits] : rt.channels.models(auth.token.group || auth.user.group);
-  return { success: true, object: 'list', data: ids.map(modelEntry) };
+  return limits !== undefined ? [...limits] : rt.channels.models(auth.token.group || auth.user.group);
+}
+
+export function listModels(rt: RelayRuntime, auth: TokenAuth) {
+  return { success: true, object: 'list', data: modelIdsFor(rt, auth).map(modelEntry) };
 }
 
 /** One model of the built-in catalogue; a miss answers 200 with an OpenAI error (as the reference does). */

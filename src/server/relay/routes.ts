@@ -11,7 +11,8 @@ import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, MSG } from '../errors';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { claudeErrorBody, internalError, openaiErrorBody, refuse, RelayError } from './errors';
+import { claudeErrorBody, geminiErrorBody, internalError, openaiErrorBody, refuse, RelayError } from './errors';
+import { registerGeminiRoutes } from './gemini-routes';
 import { REQUEST_ID_HEADER } from './request-id';
 import { assignRequestId, requestIdOf } from './pipeline/request-context';
 import { ENDPOINTS, type ClientFormat, type EndpointSpec } from './pipeline/endpoints';
@@ -81,8 +82,25 @@ export function toRelayError(error: unknown, request: RelayRequest, rt: RelayRun
   return internalError();
 }
 
+/**
+ * The server's answer to a path that is not valid percent-encoding (Fastify's `frameworkErrors`).
+ * Fastify's own repeats the whole URL, query included, which can carry a key (Gemini clients
+ * send `?key=`): this one names the path only, in Google's shape on /v1beta.
+ */
+export function badUrlReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code !== 'FST_ERR_BAD_URL') {
+    void reply.send(error);
+    return;
+  }
+  const path = request.url.split('?')[0] ?? '';
+  const message = `'${path}' is not a valid url component`;
+  if (path.startsWith('/v1beta/')) void reply.code(400).send(geminiErrorBody(refuse(400, message), ''));
+  else void reply.code(400).send({ error: 'Bad Request', code: 'FST_ERR_BAD_URL', message, statusCode: 400 });
+}
+
 /** The error's body in the endpoint's shape. */
 export function relayErrorBody(error: RelayError, format: ClientFormat | undefined, requestId: string): object {
+  if (format === 'gemini') return geminiErrorBody(error, requestId);
   return format === 'claude' ? claudeErrorBody(error, requestId) : openaiErrorBody(error, requestId);
 }
 
@@ -240,6 +258,7 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
         return retrieveModel(request.params.model);
       });
       registerBillingCompat(v1, rt, '/dashboard');
+      registerGeminiRoutes(v1, rt, false);
       for (const [method, url] of NOT_IMPLEMENTED) {
         v1.route({
           method,
@@ -257,6 +276,17 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
       });
     },
     { prefix: '/v1' },
+  );
+  await server.register(
+    async (v1beta) => {
+      prepareScope(v1beta, rt, 'any-origin');
+      registerGeminiRoutes(v1beta, rt, true);
+      v1beta.setNotFoundHandler((request, reply) => {
+        const path = request.url.split('?')[0];
+        void reply.code(404).send(geminiErrorBody(refuse(404, `Invalid URL (${request.method} ${path})`), requestIdOf(request)));
+      });
+    },
+    { prefix: '/v1beta' },
   );
   await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES, () => mjRefuse('bind_request_body_failed')), { prefix: '/mj' });
   await server.register(async (mj) => registerTaskScope(mj, rt, MIDJOURNEY_ROUTES, () => mjRefuse('bind_request_body_failed'), MJ_MODES), { prefix: '/:mode/mj' });

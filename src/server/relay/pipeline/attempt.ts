@@ -7,6 +7,7 @@
 import { headerList, type RelayReply } from './exchange';
 import { channelFamily } from '../../../shared/channel-types';
 import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
+import { geminiViaOpenAI, type GeminiReturn } from '../formats/gemini-openai';
 import { providerForChannelType } from '../providers';
 import { ProviderRequestError, type ParsedResponse, type Provider, type RelayMode, type Target, type UpstreamRequest, type Usage } from '../providers/types';
 import { clientGoneError, fromUpstream, refuse, RelayError, transportError } from '../errors';
@@ -19,6 +20,7 @@ import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-pric
 import { delivered, type Delivered, type RelayCall, type Route } from './call';
 import { relayStream } from './stream-relay';
 import { journalStreamProgress } from './settle';
+import { JsonArrayFraming } from '../stream/json-array';
 import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
 
@@ -37,10 +39,33 @@ export function mapModel(channel: RelayChannel, model: string): { upstreamModel:
   return to ? { upstreamModel: to, mapped: true } : { upstreamModel: model, mapped: false };
 }
 
-/** The mode and body the provider gets: /v1/messages goes through OpenAI chat unless the provider speaks Claude. */
-function providerInput(provider: Provider, call: RelayCall): { mode: RelayMode; body: Record<string, unknown>; viaChat: boolean } {
-  if (call.mode !== 'messages' || provider.modes.has('messages')) return { mode: call.mode, body: call.body, viaChat: false };
-  return { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
+interface ProviderInput {
+  mode: RelayMode;
+  body: Record<string, unknown>;
+  /** A /v1/messages call converted through OpenAI chat. */
+  viaChat: boolean;
+  /** A Gemini-native call converted through OpenAI: how its answer goes back. */
+  gemini?: GeminiReturn;
+}
+
+/**
+ * The mode and body the provider gets: /v1/messages and Gemini's API go through OpenAI chat
+ * (embeddings) unless the provider speaks them.
+ */
+function providerInput(provider: Provider, call: RelayCall, upstreamModel: string): ProviderInput {
+  if (call.mode === 'messages') {
+    return provider.modes.has('messages') ? { mode: call.mode, body: call.body, viaChat: false } : { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
+  }
+  if ((call.mode === 'gemini' || call.mode === 'gemini-embeddings') && !provider.modes.has(call.mode)) {
+    try {
+      const via = geminiViaOpenAI(call.mode, call.body, { model: call.model, upstreamModel, stream: call.stream });
+      return { mode: via.mode, body: via.body, viaChat: false, gemini: via.back };
+    } catch (err) {
+      if (err instanceof ProviderRequestError) throw refuse(err.status, err.message, err.code);
+      throw err;
+    }
+  }
+  return { mode: call.mode, body: call.body, viaChat: false };
 }
 
 function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, body: Record<string, unknown>, target: Target, call: RelayCall, channel: RelayChannel): UpstreamRequest {
@@ -100,7 +125,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     clientHeaders: call.clientHeaders,
     ...(channel.organization ? { organization: channel.organization } : {}),
   };
-  const input = providerInput(provider, call);
+  const input = providerInput(provider, call, upstreamModel);
   // The client's bytes may go upstream only where nothing is to be merged into the body.
   if (call.rawBody && input.mode === call.mode && !channel.paramOverride) target.rawBody = call.rawBody;
   const up = buildRequest(rt, provider, input.mode, input.body, target, call, channel);
@@ -127,10 +152,12 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     };
     const contentType = headerValue(response.headers, 'content-type') ?? '';
     if (input.mode === 'speech') return await relayBinary(call, reply, response, controller, outcome);
-    const streaming = (call.stream || contentType.startsWith('text/event-stream')) && provider.createStream !== undefined && (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages');
+    const streaming = (call.stream || contentType.startsWith('text/event-stream')) && provider.createStream !== undefined && (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages' || input.mode === 'gemini');
     if (streaming) {
-      const inner = provider.createStream!(input.mode, target, { includeUsage: input.viaChat ? false : call.includeUsage });
-      const converter = input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : inner;
+      const converted = input.viaChat || input.gemini !== undefined;
+      const inner = provider.createStream!(input.mode, target, { includeUsage: converted ? false : call.includeUsage });
+      const converter = input.gemini ? input.gemini.stream(inner) : input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : inner;
+      const framing = call.spec.jsonStream ? new JsonArrayFraming() : undefined;
       return await relayStream({
         call,
         reply,
@@ -140,6 +167,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
         upstreamModel: sentModel,
         streamingTimeoutSeconds: rt.ctx.config.streamingTimeoutSeconds,
         outcome,
+        framing,
         journalProgress: (soFar) => journalStreamProgress(rt, call, soFar),
       });
     }
@@ -159,7 +187,7 @@ async function relayWhole(
   reply: RelayReply,
   response: UpstreamResponse,
   provider: Provider,
-  input: { mode: RelayMode; viaChat: boolean },
+  input: ProviderInput,
   target: Target,
   outcome: Route,
   contentType: string,
@@ -191,8 +219,9 @@ async function relayWhole(
   }
   if (parsed.error) throw fromUpstream(parsed.error);
   let body: unknown = parsed.body;
-  if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
   const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
+  if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
+  else if (input.gemini) body = input.gemini.whole(parsed.body, usage);
   const extra = usageExtras(call, json, parsed);
   const { payload, type } = replyPayload(body, json, text, isJson, contentType);
   sendWhole(reply, type, payload);

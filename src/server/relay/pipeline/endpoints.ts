@@ -14,7 +14,7 @@
 import type { RelayMode } from '../providers/types';
 import { refuse, RelayError } from '../errors';
 
-export type ClientFormat = 'openai' | 'claude';
+export type ClientFormat = 'openai' | 'claude' | 'gemini';
 
 export interface EndpointSpec {
   mode: RelayMode;
@@ -23,6 +23,12 @@ export interface EndpointSpec {
   multipart?: boolean;
   /** Model when the body names none. */
   defaultModel?: string;
+  /** The model named by the path (Gemini's `models/{model}:action`): the body's is not read. */
+  pathModel?: string;
+  /** Whether the answer streams, when the path says so (Gemini's action) rather than `stream`. */
+  stream?: boolean;
+  /** A stream goes out as one JSON array rather than SSE (Gemini without `alt=sse`). */
+  jsonStream?: boolean;
   /** Throws the handler's 400 for a body it cannot serve. */
   validate(body: Record<string, unknown>): void;
 }
@@ -102,6 +108,59 @@ function checkMessages(messages: unknown, code: string): void {
 
 function requireModel(body: Record<string, unknown>, message = 'model is required', code = 'invalid_text_request'): void {
   if (!modelText(body.model, code)) throw invalid(message, code);
+}
+
+/** Gemini's `parts`: a non-empty list of objects whose text, when present, is text. */
+function checkGeminiParts(parts: unknown, where: string): void {
+  if (!Array.isArray(parts) || parts.length === 0) throw invalid(`${where}.parts must be a non-empty array`, 'invalid_request');
+  for (let i = 0; i < parts.length; i++) {
+    const part: unknown = parts[i];
+    if (part === null || typeof part !== 'object' || Array.isArray(part)) throw invalid(`${where}.parts[${i}] must be an object`, 'invalid_request');
+    const { text, inlineData } = part as { text?: unknown; inlineData?: unknown };
+    if (text !== undefined && typeof text !== 'string') throw invalid(`${where}.parts[${i}].text must be a string`, 'invalid_request');
+    if (inlineData !== undefined && (inlineData === null || typeof inlineData !== 'object' || typeof (inlineData as { data?: unknown }).data !== 'string')) {
+      throw invalid(`${where}.parts[${i}].inlineData must be an object with base64 data`, 'invalid_request');
+    }
+  }
+}
+
+function checkGeminiContent(content: unknown, where: string): void {
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) throw invalid(`${where} must be an object`, 'invalid_request');
+  const { role, parts } = content as { role?: unknown; parts?: unknown };
+  if (role !== undefined && typeof role !== 'string') throw invalid(`${where}.role must be a string`, 'invalid_request');
+  checkGeminiParts(parts, where);
+}
+
+function checkObject(value: unknown, field: string): void {
+  if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) throw invalid(`${field} must be an object`, 'invalid_request');
+}
+
+/** A GenerateContentRequest (also the body of :countTokens' `generateContentRequest`). */
+export function validateGeminiGenerate(body: Record<string, unknown>): void {
+  const contents = body.contents;
+  if (!Array.isArray(contents) || contents.length === 0) throw invalid('contents is not specified', 'invalid_request');
+  for (let i = 0; i < contents.length; i++) checkGeminiContent(contents[i], `contents[${i}]`);
+  if (body.systemInstruction !== undefined && typeof body.systemInstruction !== 'string') {
+    checkObject(body.systemInstruction, 'systemInstruction');
+    const parts = (body.systemInstruction as { parts?: unknown }).parts;
+    if (parts !== undefined) checkGeminiParts(parts, 'systemInstruction');
+  }
+  if (body.tools !== undefined && !Array.isArray(body.tools)) throw invalid('tools must be an array', 'invalid_request');
+  checkObject(body.toolConfig, 'toolConfig');
+  checkObject(body.generationConfig, 'generationConfig');
+  const max = (body.generationConfig as { maxOutputTokens?: unknown } | undefined)?.maxOutputTokens;
+  if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max < 0 || max > HALF_INT32)) throw invalid('generationConfig.maxOutputTokens is invalid', 'invalid_request');
+}
+
+/** embedContent (one `content`) or batchEmbedContents (`requests`, each with a content). */
+export function validateGeminiEmbedding(body: Record<string, unknown>): void {
+  if (body.requests === undefined) return checkGeminiContent(body.content, 'content');
+  if (!Array.isArray(body.requests) || body.requests.length === 0) throw invalid('requests must be a non-empty array', 'invalid_request');
+  for (let i = 0; i < body.requests.length; i++) {
+    const request: unknown = body.requests[i];
+    checkObject(request, `requests[${i}]`);
+    checkGeminiContent((request as { content?: unknown }).content, `requests[${i}].content`);
+  }
 }
 
 const IMAGE_SIZES_DALLE2 = new Set(['256x256', '512x512', '1024x1024']);
@@ -199,6 +258,16 @@ export const ENDPOINTS = {
       if (!(body.file instanceof Blob)) throw invalid('file is required', 'invalid_audio_request');
     },
   },
+  gemini: {
+    mode: 'gemini',
+    clientFormat: 'gemini',
+    validate: validateGeminiGenerate,
+  },
+  geminiEmbeddings: {
+    mode: 'gemini-embeddings',
+    clientFormat: 'gemini',
+    validate: validateGeminiEmbedding,
+  },
   messages: {
     mode: 'messages',
     clientFormat: 'claude',
@@ -218,7 +287,7 @@ export const ENDPOINTS = {
  */
 export function requestedModel(spec: EndpointSpec, body: Record<string, unknown>): string {
   const code = spec.clientFormat === 'claude' ? 'invalid_request' : 'invalid_text_request';
-  const model = modelText(body.model, code) || modelText(spec.defaultModel, code);
+  const model = modelText(spec.pathModel ?? body.model, code) || modelText(spec.defaultModel, code);
   if (!model) throw invalid('model is required', code);
   return model;
 }

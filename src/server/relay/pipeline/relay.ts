@@ -94,7 +94,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
   checkSensitiveWords(ctx, spec.mode, parsed.body, rt.log);
   const price = priceFor(ctx.options, { model, group: caller.group, userId: caller.userId, acceptUnset: caller.acceptUnset });
   const body = parsed.body;
-  const stream = body.stream === true;
+  const stream = spec.stream ?? body.stream === true;
   let prompt: number | undefined;
   const call: RelayCall = {
     requestId: requestIdOf(request),

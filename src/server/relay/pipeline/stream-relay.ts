@@ -16,7 +16,8 @@ import { headerList, type RelayReply } from './exchange';
 import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
 import { plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
-import { claudeErrorBody, clientGoneError, fromUpstream, openaiErrorBody, transportError, type RelayError } from '../errors';
+import { claudeErrorBody, clientGoneError, fromUpstream, geminiErrorBody, openaiErrorBody, transportError, type RelayError } from '../errors';
+import type { StreamFraming } from '../stream/json-array';
 import type { UpstreamResponse } from '../upstream/pools';
 import { ClientGone, type UpstreamAbort } from '../upstream/abort';
 import { delivered, type Delivered, type Ending, type RelayCall, type Route } from './call';
@@ -34,6 +35,8 @@ export interface StreamArgs {
   streamingTimeoutSeconds: number;
   /** Where the request went (the rest of the outcome is what the stream decides). */
   outcome: Route;
+  /** Events framed otherwise than as SSE (Gemini's JSON array): no raw upstream bytes, no pings. */
+  framing?: StreamFraming;
   /**
    * Journals the delivery so far while the stream runs (settle.ts journalStreamProgress);
    * answers the function that stops it.
@@ -43,6 +46,7 @@ export interface StreamArgs {
 
 function errorEvent(call: RelayCall, error: RelayError): SseEvent {
   if (call.spec.clientFormat === 'claude') return { event: 'error', data: JSON.stringify(claudeErrorBody(error, call.requestId)) };
+  if (call.spec.clientFormat === 'gemini') return { data: JSON.stringify(geminiErrorBody(error, call.requestId)) };
   return { data: JSON.stringify(openaiErrorBody(error, call.requestId)) };
 }
 
@@ -51,7 +55,7 @@ function errorEvent(call: RelayCall, error: RelayError): SseEvent {
  * upstream failed before producing anything a client would see: the caller may retry.
  */
 export async function relayStream(args: StreamArgs): Promise<Delivered> {
-  const { call, reply, upstream, controller, converter } = args;
+  const { call, reply, upstream, controller, converter, framing } = args;
   const counter = new CompletionCounter(args.upstreamModel, converter.textOf?.bind(converter));
   const parser = new SseParser();
   let writer: SseWriter | undefined;
@@ -90,8 +94,9 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   const open = (): SseWriter => {
     if (!writer) {
       reply.hijack();
-      writer = new SseWriter(reply.raw);
-      writer.open(headerList(reply, SSE_HEADERS));
+      // A ping would break a JSON array: framed streams go without.
+      writer = new SseWriter(reply.raw, framing ? 0 : undefined);
+      writer.open(headerList(reply, framing?.headers ?? SSE_HEADERS));
       stopJournal = args.journalProgress?.(soFar);
     }
     return writer;
@@ -100,7 +105,8 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   const deliver = async (events: SseEvent[], bytes?: Buffer): Promise<void> => {
     if (events.length === 0 || clientGone) return;
     if (events.some((e) => e.event === 'error')) sentErrorEvent = true;
-    if (bytes) await open().writeRaw(bytes);
+    if (framing) await open().writeRaw(framing.format(events));
+    else if (bytes) await open().writeRaw(bytes);
     else await open().write(events);
     if (writer!.closed) clientGone = true;
   };
@@ -200,9 +206,10 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
         const error = upstreamError ? fromUpstream(upstreamError) : transportError('upstream stream ended unexpectedly');
         await deliver([errorEvent(call, error)]);
       }
+      if (framing) writer?.end(framing.close());
     } else {
       // The closing events, [DONE] and the end of the response in one write.
-      const closing = formatEvents(fin.out) + (call.spec.clientFormat === 'openai' ? 'data: [DONE]\n\n' : '');
+      const closing = framing ? framing.format(fin.out) + framing.close() : formatEvents(fin.out) + (call.spec.clientFormat === 'openai' ? 'data: [DONE]\n\n' : '');
       if (closing) open().end(closing);
     }
   }

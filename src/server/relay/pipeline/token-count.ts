@@ -13,6 +13,7 @@ import {
   countTokens,
   type ChatCountOptions,
 } from '../tokenizer';
+import { countGeminiEmbeddingTokens, countGeminiPromptTokens } from '../formats/gemini-count';
 
 export function countText(text: string, model: string): number {
   return countTokens(text, model);
@@ -39,6 +40,10 @@ export function promptTokensFor(mode: RelayMode, body: Record<string, unknown>, 
       return countSpeechInput(typeof body.input === 'string' ? body.input : '', model);
     case 'images':
       return countTokens(typeof body.prompt === 'string' ? body.prompt : '', model);
+    case 'gemini':
+      return countGeminiPromptTokens(body, model);
+    case 'gemini-embeddings':
+      return countGeminiEmbeddingTokens(body, model);
     default:
       return 0;
   }

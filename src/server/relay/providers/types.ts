@@ -15,7 +15,11 @@ export type RelayMode =
   | 'moderations'
   | 'rerank'
   /** Claude Messages API in and out (only providers that speak it natively declare it). */
-  | 'messages';
+  | 'messages'
+  /** Gemini's generateContent / streamGenerateContent in and out (native on Gemini channels). */
+  | 'gemini'
+  /** Gemini's embedContent / batchEmbedContents in and out (native on Gemini channels). */
+  | 'gemini-embeddings';
 
 /** Token usage normalised across providers (all counts in tokens). */
 export interface Usage {

@@ -21,6 +21,7 @@ const CODE_BY_MODE: Partial<Record<RelayMode, string>> = {
   chat: 'sensitive_words_detected',
   completions: 'sensitive_words_detected',
   moderations: 'sensitive_words_detected',
+  gemini: 'sensitive_words_detected',
   images: 'invalid_image_request',
   speech: 'invalid_audio_request',
 };
@@ -89,9 +90,27 @@ function contentTexts(content: unknown): string[] {
   });
 }
 
+/** Text parts of Gemini's systemInstruction and contents. */
+function geminiTexts(body: Record<string, unknown>): string[] {
+  const texts: string[] = [];
+  const take = (content: unknown) => {
+    const parts = (content as { parts?: unknown } | null)?.parts;
+    if (!Array.isArray(parts)) return;
+    for (const part of parts) {
+      const text = (part as { text?: unknown } | null)?.text;
+      if (typeof text === 'string') texts.push(text);
+    }
+  };
+  if (typeof body.systemInstruction === 'string') texts.push(body.systemInstruction);
+  else take(body.systemInstruction);
+  if (Array.isArray(body.contents)) for (const content of body.contents) take(content);
+  return texts;
+}
+
 /**
  * The prompt texts the reference checks for a mode: chat messages (every text part),
- * completions `prompt`, moderations `input`, image `prompt`, speech `input`. Other modes
+ * completions `prompt`, moderations `input`, image `prompt`, speech `input`; and (Ours)
+ * Gemini's contents. Other modes
  * (embeddings, rerank, /v1/messages, audio uploads) are not checked.
  */
 export function promptTexts(mode: RelayMode, body: Record<string, unknown>): string[] {
@@ -104,6 +123,10 @@ export function promptTexts(mode: RelayMode, body: Record<string, unknown>): str
     case 'moderations':
     case 'speech':
       return strings(body.input);
+    case 'gemini':
+      // Gemini's generateContent is the same prompt as chat's: checking it keeps the filter
+      // from being stepped around through /v1beta.
+      return geminiTexts(body);
     default:
       return [];
   }
