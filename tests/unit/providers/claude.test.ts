@@ -226,11 +226,13 @@ describe('Claude streams as OpenAI chunks', () => {
 });
 
 describe('Claude Messages pass-through (/v1/messages)', () => {
-  it('forwards the body with the upstream model, default max_tokens and unknown fields', () => {
-    const body = { model: 'alias', messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: 'u' }, service_tier: 'auto' };
+  it('forwards the body with the upstream model and default max_tokens, without fields Claude does not define', () => {
+    const body = { model: 'alias', messages: [{ role: 'user', content: 'hi' }], metadata: { user_id: 'u' }, service_tier: 'auto', output_config: { effort: 'low' } };
     const req = claudeProvider.buildRequest('messages', body, claudeTarget('claude-3-5-haiku-20241022', { requestModel: 'alias' }), false);
     expect(req.url).toBe('https://api.anthropic.com/v1/messages');
     expect(jsonBody(req)).toEqual({ ...body, model: 'claude-3-5-haiku-20241022', max_tokens: 8192 });
+    const noisy = { ...body, conversation_id: 'c1', messages: [{ role: 'user', content: 'hi', id: 'm1', createAt: 1 }] };
+    expect(jsonBody(claudeProvider.buildRequest('messages', noisy, claudeTarget('claude-3-5-haiku-20241022', { requestModel: 'alias' }), false))).toEqual({ ...body, model: 'claude-3-5-haiku-20241022', max_tokens: 8192 });
   });
 
   it('adds thinking for -thinking only when the client sent none, and strips the suffix either way', () => {

@@ -18,12 +18,13 @@ import { jsonBody, target } from './helpers';
 const chat = { model: 'ignored', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('OpenAI request adjustments', () => {
-  it('sends the upstream model, forwards unknown fields untouched and authenticates with Bearer', () => {
-    const req = openaiProvider.buildRequest('chat', { ...chat, temperature: 0, top_p: 0, n: 0, custom_field: { a: [1] }, metadata: { x: 'y' } }, target({ upstreamModel: 'gpt-4o' }), false);
+  it('sends the upstream model, only the fields OpenAI defines, and authenticates with Bearer', () => {
+    const req = openaiProvider.buildRequest('chat', { ...chat, temperature: 0, top_p: 0, n: 0, max_tokens: 0, custom_field: { a: [1] }, metadata: { x: 'y' } }, target({ upstreamModel: 'gpt-4o' }), false);
     expect(req.url).toBe('https://api.example.com/v1/chat/completions');
     expect(req.headers.Authorization).toBe('Bearer sk-test');
     expect(req.headers['Content-Type']).toBe('application/json');
-    expect(jsonBody(req)).toEqual({ model: 'gpt-4o', messages: chat.messages, temperature: 0, top_p: 0, n: 0, custom_field: { a: [1] }, metadata: { x: 'y' } });
+    // Zeros the reference keeps (pointer fields) stay; max_tokens 0 and the unknown field go.
+    expect(jsonBody(req)).toEqual({ model: 'gpt-4o', messages: chat.messages, temperature: 0, top_p: 0, n: 0, metadata: { x: 'y' } });
     expect(req.model).toBe('gpt-4o');
     expect(req.reasoningEffort).toBeUndefined();
   });

@@ -1,10 +1,11 @@
 /**
- * Claude Messages in and out (`/v1/messages` on a Claude channel, reference §4.5): the body is
- * forwarded with the model, default max_tokens and thinking adapter applied; answers and events
+ * Claude Messages in and out (`/v1/messages` on a Claude channel, reference §4.5): the body's
+ * known fields are forwarded with the model, default max_tokens and thinking adapter applied; answers and events
  * go back untouched while usage and text are read from them.
  */
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, arr, isRecord, obj, parseJson, str } from '../common/json';
+import { CLAUDE_MESSAGES_SHAPE, knownFieldsOnly } from '../common/known-fields';
 import { finalUsage } from '../common/usage';
 import type { ParsedResponse, ProviderOptions, SseEvent, StreamConverter, StreamStep, Usage } from '../types';
 import { claudeBodyError } from './chat-response';
@@ -12,11 +13,12 @@ import { defaultMaxTokens, enableThinking } from './thinking';
 import { mergeClaudeUsage, usageFromClaude } from './usage';
 
 /**
- * Unknown fields are forwarded (as for OpenAI upstreams, so new Claude parameters work); the
- * adapter adds thinking only when the client sent none.
+ * Only the fields of Claude's Messages format go upstream (the reference's `ClaudeRequest`;
+ * `global.pass_through_request_enabled` sends the body as it came); the adapter adds thinking
+ * only when the client sent none.
  */
 export function nativeClaudeBody(body: JsonObject, args: { model: string; requestModel: string; adapt: boolean; options: ProviderOptions }): JsonObject {
-  const out: JsonObject = { ...body, model: args.model };
+  const out: JsonObject = { ...knownFieldsOnly(body, CLAUDE_MESSAGES_SHAPE), model: args.model };
   if (typeof out.max_tokens !== 'number' || out.max_tokens <= 0) out.max_tokens = defaultMaxTokens(args.options, args.requestModel);
   if (args.adapt && !isRecord(out.thinking)) enableThinking(out, args.options);
   return out;

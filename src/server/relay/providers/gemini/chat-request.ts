@@ -143,7 +143,8 @@ function convertToolConfig(choice: unknown): JsonObject | undefined {
 
 function generationConfig(body: JsonObject): JsonObject | undefined {
   const format = obj(body.response_format);
-  const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : body.max_completion_tokens;
+  // A max_tokens of 0 means unset (the reference's omitempty): max_completion_tokens is used then.
+  const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? body.max_tokens : body.max_completion_tokens;
   const stop = typeof body.stop === 'string' ? [body.stop] : arr(body.stop).filter((s) => typeof s === 'string');
   const config = compact({
     temperature: typeof body.temperature === 'number' ? body.temperature : undefined,

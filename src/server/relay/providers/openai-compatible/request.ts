@@ -1,5 +1,6 @@
 /** The OpenAI request adjustments every OpenAI-shaped family shares (reference §4.3, §5.1). */
 import { type JsonObject, arr, isRecord, obj } from '../common/json';
+import { OPENAI_CHAT_SHAPE, OPENAI_EMBEDDINGS_SHAPE, type RequestShape, knownFieldsOnly } from '../common/known-fields';
 import { isReasoningModel, type ReasoningEffort, takesDeveloperRole } from '../common/reasoning';
 import { applyStreamFlag } from '../common/stream-flag';
 import type { RelayMode } from '../types';
@@ -16,12 +17,17 @@ export interface AdjustOptions {
   forceStreamUsage: boolean;
 }
 
+/** The request structs of the modes whose fields are known (common/known-fields.ts); other modes go as sent. */
+const SHAPES: Partial<Record<RelayMode, RequestShape>> = { chat: OPENAI_CHAT_SHAPE, completions: OPENAI_CHAT_SHAPE, embeddings: OPENAI_EMBEDDINGS_SHAPE };
+
 /**
- * Returns a copy of the client body ready for an OpenAI-shaped upstream. Unknown fields are
- * forwarded untouched (Ours), so new OpenAI parameters work without a gateway release.
+ * Returns a copy of the client body ready for an OpenAI-shaped upstream. As in the reference,
+ * only the fields OpenAI's format defines go upstream (unknown top-level and message fields and a
+ * `max_tokens` of 0 are dropped); `global.pass_through_request_enabled` sends the body as it came.
  */
 export function adjustOpenAIBody(body: JsonObject, options: AdjustOptions): JsonObject {
-  const out: JsonObject = { ...body, model: options.model };
+  const shape = SHAPES[options.mode];
+  const out: JsonObject = { ...(shape ? knownFieldsOnly(body, shape) : body), model: options.model };
   if (options.mode === 'chat' || options.mode === 'completions') applyStreamOptions(out, options);
   if (options.mode === 'chat' && isReasoningModel(options.model)) applyReasoningRules(out, options);
   return out;
