@@ -11,6 +11,7 @@ import * as logHourTotals from './migrations/2026-11-21-004-log-hour-totals';
 import * as dropLogTokenIdIndex from './migrations/2026-11-21-005-drop-log-token-id-index';
 import * as taskBilling from './migrations/2026-11-24-006-task-billing';
 import * as sessions from './migrations/2026-11-24-007-sessions';
+import * as responses from './migrations/2026-11-25-008-responses';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-21-005-drop-log-token-id-index': dropLogTokenIdIndex,
   '2026-11-24-006-task-billing': taskBilling,
   '2026-11-24-007-sessions': sessions,
+  '2026-11-25-008-responses': responses,
 };
 
 class StaticProvider implements MigrationProvider {
