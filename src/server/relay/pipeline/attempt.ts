@@ -20,8 +20,9 @@ import { delivered, type Delivered, type RelayCall, type Route } from './call';
 import { relayStream } from './stream-relay';
 import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
+import { responsesInput, type ResponsesBridge } from '../responses/exchange';
 
-const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech']);
+const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech', 'responses']);
 
 /** Claude upstreams bill with the reference's Claude formula (Ours, §6.4). */
 function isClaudeUpstream(channel: RelayChannel, upstreamModel: string): boolean {
@@ -36,8 +37,12 @@ export function mapModel(channel: RelayChannel, model: string): { upstreamModel:
   return to ? { upstreamModel: to, mapped: true } : { upstreamModel: model, mapped: false };
 }
 
-/** The mode and body the provider gets: /v1/messages goes through OpenAI chat unless the provider speaks Claude. */
-function providerInput(provider: Provider, call: RelayCall): { mode: RelayMode; body: Record<string, unknown>; viaChat: boolean } {
+/**
+ * The mode and body the provider gets: /v1/messages goes through OpenAI chat unless the
+ * provider speaks Claude; /v1/responses unless it speaks the Responses API (responses/exchange.ts).
+ */
+function providerInput(rt: RelayRuntime, provider: Provider, call: RelayCall): { mode: RelayMode; body: Record<string, unknown>; viaChat: boolean; responses?: ResponsesBridge } {
+  if (call.mode === 'responses') return responsesInput(rt, provider, call);
   if (call.mode !== 'messages' || provider.modes.has('messages')) return { mode: call.mode, body: call.body, viaChat: false };
   return { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
 }
@@ -50,7 +55,7 @@ function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, bod
     if (err instanceof ProviderRequestError) throw refuse(err.status, err.message, err.code);
     throw err;
   }
-  const passThrough = rt.ctx.options.bool('global.pass_through_request_enabled') && call.rawBody && mode === call.mode && JSON_MODES.has(mode);
+  const passThrough = rt.ctx.options.bool('global.pass_through_request_enabled') && call.rawBody && mode === call.mode && body === call.body && JSON_MODES.has(mode);
   if (passThrough) return { ...up, body: call.rawBody };
   if (channel.paramOverride && typeof up.body === 'string') {
     try {
@@ -99,9 +104,9 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     clientHeaders: call.clientHeaders,
     ...(channel.organization ? { organization: channel.organization } : {}),
   };
-  const input = providerInput(provider, call);
+  const input = providerInput(rt, provider, call);
   // The client's bytes may go upstream only where nothing is to be merged into the body.
-  if (call.rawBody && input.mode === call.mode && !channel.paramOverride) target.rawBody = call.rawBody;
+  if (call.rawBody && input.mode === call.mode && input.body === call.body && !channel.paramOverride) target.rawBody = call.rawBody;
   const up = buildRequest(rt, provider, input.mode, input.body, target, call, channel);
   const sentModel = up.model ?? upstreamModel;
   const controller = new UpstreamAbort();
@@ -126,11 +131,13 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     };
     const contentType = headerValue(response.headers, 'content-type') ?? '';
     if (input.mode === 'speech') return await relayBinary(call, reply, response, controller, outcome);
-    const streaming = (call.stream || contentType.startsWith('text/event-stream')) && provider.createStream !== undefined && (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages');
+    const streaming = (call.stream || contentType.startsWith('text/event-stream')) && provider.createStream !== undefined && (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages' || input.mode === 'responses');
     if (streaming) {
-      const inner = provider.createStream!(input.mode, target, { includeUsage: input.viaChat ? false : call.includeUsage });
-      const converter = input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : inner;
-      return await relayStream({ call, reply, upstream: response, controller, converter, upstreamModel: sentModel, streamingTimeoutSeconds: rt.ctx.config.streamingTimeoutSeconds, outcome });
+      const inner = provider.createStream!(input.mode, target, { includeUsage: input.viaChat || input.responses ? false : call.includeUsage });
+      const converter = input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : input.responses ? input.responses.stream(inner) : inner;
+      const streamed = await relayStream({ call, reply, upstream: response, controller, converter, upstreamModel: sentModel, streamingTimeoutSeconds: rt.ctx.config.streamingTimeoutSeconds, outcome });
+      input.responses?.streamed(streamed);
+      return streamed;
     }
     return await relayWhole(call, reply, response, provider, input, target, outcome, contentType);
   } finally {
@@ -148,7 +155,7 @@ async function relayWhole(
   reply: RelayReply,
   response: UpstreamResponse,
   provider: Provider,
-  input: { mode: RelayMode; viaChat: boolean },
+  input: { mode: RelayMode; viaChat: boolean; responses?: ResponsesBridge },
   target: Target,
   outcome: Route,
   contentType: string,
@@ -181,6 +188,7 @@ async function relayWhole(
   if (parsed.error) throw fromUpstream(parsed.error);
   let body: unknown = parsed.body;
   if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
+  else if (input.responses) body = input.responses.whole(parsed.body, outcome.channel);
   const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
   const extra = usageExtras(call, json, parsed);
   const { payload, type } = replyPayload(body, json, text, isJson, contentType);

@@ -52,6 +52,13 @@ export interface RelayCall {
   tried: number[];
   /** Length of the uploaded audio (transcription and translation). */
   audioSeconds?: number;
+  /** `/v1/responses`: the stored conversation `previous_response_id` named (responses/exchange.ts). */
+  responses?: ResponsesCallState;
+}
+
+export interface ResponsesCallState {
+  /** The input and output items of the stored response, when it was stored here (converted). */
+  history?: Record<string, unknown>[];
 }
 
 /** How an attempt that reached the client ended. */

@@ -13,6 +13,7 @@ import {
   countTokens,
   type ChatCountOptions,
 } from '../tokenizer';
+import { requestText } from '../formats/responses-items';
 
 export function countText(text: string, model: string): number {
   return countTokens(text, model);
@@ -39,6 +40,8 @@ export function promptTokensFor(mode: RelayMode, body: Record<string, unknown>, 
       return countSpeechInput(typeof body.input === 'string' ? body.input : '', model);
     case 'images':
       return countTokens(typeof body.prompt === 'string' ? body.prompt : '', model);
+    case 'responses':
+      return countTokens(requestText(body), model);
     default:
       return 0;
   }

@@ -15,7 +15,9 @@ export type RelayMode =
   | 'moderations'
   | 'rerank'
   /** Claude Messages API in and out (only providers that speak it natively declare it). */
-  | 'messages';
+  | 'messages'
+  /** OpenAI Responses API in and out (only providers that speak it natively declare it). */
+  | 'responses';
 
 /** Token usage normalised across providers (all counts in tokens). */
 export interface Usage {
@@ -87,7 +89,7 @@ export interface Target {
 
 export interface UpstreamRequest {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
   /** JSON text, raw bytes, or a multipart form (audio; no Content-Type header then, fetch sets it). */
   body?: string | Uint8Array | FormData;
@@ -210,4 +212,9 @@ export interface Provider {
   parseError(status: number, text: string): UpstreamError;
   /** URL and headers of the provider's model list (GET), for fetch_models and tests. */
   modelsRequest?(target: Target): UpstreamRequest;
+  /**
+   * Providers with the `responses` mode: reading (GET) or deleting (DELETE) a response the
+   * upstream stores, by its id.
+   */
+  storedResponseRequest?(method: 'GET' | 'DELETE', id: string, target: Target): UpstreamRequest;
 }
