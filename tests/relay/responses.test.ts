@@ -13,6 +13,7 @@ import { startFakeClaude, type FakeClaude } from '../fakes/claude';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
 import { setOption, startBench, type Bench } from './harness';
 import { balances, seedChannel, seedToken, type SeededToken } from './seed';
+import { ResponsesStore } from '../../src/server/relay/responses/store';
 
 const CLAUDE = 'claude-3-7-sonnet-20250219';
 const GEMINI = 'gemini-2.0-flash';
@@ -277,6 +278,38 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     } finally {
       await setOption(b, 'ResponsesStoreHours', '24');
     }
+  });
+
+  it('a stream cut by the upstream ends with an error event, not response.completed, and is billed for what came', async () => {
+    claude.script({ text: 'one two three four five six seven', usage: { prompt: 50, completion: 7 }, resetAfter: 5 });
+    const events: StreamEvent[] = [];
+    const q = await quotaSpent(async () => {
+      for await (const event of await b.openai().responses.create({ model: CLAUDE, input: 'count', stream: true })) events.push(event);
+    });
+    const types = events.map((e) => e.type);
+    expect(types).not.toContain('response.completed');
+    expect(types.at(-1)).toBe('error');
+    expect(types).toContain('response.output_text.delta');
+    expect(q).toBeGreaterThan(0);
+    const log = await lastLog();
+    expect(log.content).toContain('上游中途断开');
+  });
+
+  it('ignores expired rows and sweeps them with a later write', async () => {
+    const db = b.s.app.ctx.db;
+    const now = Math.floor(Date.now() / 1000);
+    const row = { token_id: b.token.id, user_id: b.user.id, channel_id: 0, model: CLAUDE, created_at: now - 100 };
+    await db.insertInto('responses').values({ ...row, id: 'resp_expired', data: JSON.stringify({ input: [], output: [], response: { id: 'resp_expired' } }), expires_at: now - 1 }).execute();
+    await expect(b.openai().responses.retrieve('resp_expired')).rejects.toMatchObject({ status: 404 });
+    // A store's first write sweeps (then at most once a minute).
+    new ResponsesStore(b.relay).save({ id: 'resp_fresh', tokenId: b.token.id, userId: b.user.id, channelId: 0, model: CLAUDE, data: { input: [], output: [], response: { id: 'resp_fresh' } } });
+    let left = 1;
+    for (let i = 0; i < 50 && left > 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      left = (await db.selectFrom('responses').select('id').where('id', '=', 'resp_expired').execute()).length;
+    }
+    expect(left).toBe(0);
+    expect(await b.openai().responses.retrieve('resp_fresh')).toMatchObject({ id: 'resp_fresh' });
   });
 
   it('refuses bad requests with 400 in the OpenAI error shape before any upstream call', async () => {
