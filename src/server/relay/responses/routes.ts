@@ -5,7 +5,7 @@
  * for any other token (or an expired or unknown id) the answer is OpenAI's 404.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { fromUpstream, refuse, transportError } from '../errors';
+import { fromUpstream, refuse, RelayError, transportError } from '../errors';
 import { mapModel, mapStatus } from '../pipeline/attempt';
 import { authenticateToken } from '../pipeline/token-auth';
 import { ERROR_BODY_LIMIT, headerValue } from '../pipeline/upstream-body';
@@ -38,7 +38,14 @@ export async function storedResponseRoute(rt: RelayRuntime, request: FastifyRequ
     await store.remove(id, auth.token.id);
     return { id, object: 'response.deleted', deleted: true };
   }
-  const answer = await atUpstream(rt, stored, method);
+  let answer;
+  try {
+    answer = await atUpstream(rt, stored, method);
+  } catch (err) {
+    // Gone upstream already (deleted there, or expired): the record points nowhere any more.
+    if (method === 'DELETE' && err instanceof RelayError && err.status === 404) await store.remove(id, auth.token.id);
+    throw err;
+  }
   if (method === 'DELETE') await store.remove(id, auth.token.id);
   return reply.code(answer.status).header('content-type', answer.type).send(answer.text);
 }
