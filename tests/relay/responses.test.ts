@@ -19,6 +19,8 @@ const CLAUDE = 'claude-3-7-sonnet-20250219';
 const GEMINI = 'gemini-2.0-flash';
 const GPT = 'gpt-4o-mini';
 const AZURE_MODEL = 'gpt-4.1';
+/** On a Moonshot channel (an OpenAI-compatible chat family): no Responses API, so converted through chat. */
+const MOONSHOT = 'deepseek-chat';
 
 const WEATHER_TOOL = {
   type: 'function' as const,
@@ -46,6 +48,7 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     channels.claude = await seedChannel(b.s, { type: 14, base_url: claude.url, key: 'sk-ant-fake-good', models: CLAUDE });
     channels.gemini = await seedChannel(b.s, { type: 24, base_url: gemini.url, key: 'gm-fake-good', models: GEMINI });
     channels.azure = await seedChannel(b.s, { type: 3, base_url: openai.url, key: 'sk-fake-good', models: AZURE_MODEL, other: '2024-10-21' });
+    channels.moonshot = await seedChannel(b.s, { type: 25, base_url: openai.url, key: 'sk-fake-good', models: MOONSHOT });
   });
   afterAll(async () => {
     await b?.close();
@@ -262,6 +265,38 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     const sent = JSON.parse(gemini.requests.at(-1)!.body);
     expect(JSON.stringify(sent.contents)).toContain('cloudy');
     expect(await lastLog()).toMatchObject({ prompt_tokens: 120, completion_tokens: 4, channel_id: channels.gemini });
+  });
+
+  it('OpenAI-compatible chat family: converted to /v1/chat/completions both ways, tool calls included', async () => {
+    openai.script({ toolCalls: [{ id: 'call_m1', name: 'get_weather', arguments: { city: 'Kyiv' } }], usage: { prompt: 70, completion: 9 } });
+    const first = await b.openai().responses.create({ model: MOONSHOT, instructions: 'Be brief.', input: 'Kyiv?', tools: [WEATHER_TOOL], reasoning: { effort: 'medium' }, max_output_tokens: 64 });
+    const sent = openai.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(JSON.parse(sent.body)).toMatchObject({
+      model: MOONSHOT,
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Kyiv?' }],
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER_TOOL.parameters } }],
+      reasoning_effort: 'medium',
+      max_tokens: 64,
+    });
+    const call = functionCall(first);
+    expect(call.call_id).toBe('call_m1');
+    expect(await lastLog()).toMatchObject({ model_name: MOONSHOT, prompt_tokens: 70, completion_tokens: 9, channel_id: channels.moonshot });
+
+    openai.script({ text: 'Mild in Kyiv.', usage: { prompt: 90, completion: 4 } });
+    const result = await collect(await b.openai().responses.create({ model: MOONSHOT, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'mild' }], stream: true }));
+    expect(result.text).toBe('Mild in Kyiv.');
+    // This family is not asked for stream usage (no stream_options upstream): counted here.
+    const usage = result.final.usage!;
+    expect(usage.input_tokens).toBeGreaterThan(0);
+    expect(usage.output_tokens).toBeGreaterThan(0);
+    const followUp = JSON.parse(openai.requests.at(-1)!.body);
+    expect(followUp.stream).toBe(true);
+    expect(followUp.messages.slice(-2)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_m1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Kyiv"}' } }] },
+      { role: 'tool', tool_call_id: 'call_m1', content: 'mild' },
+    ]);
+    expect(await lastLog()).toMatchObject({ prompt_tokens: usage.input_tokens, completion_tokens: usage.output_tokens, channel_id: channels.moonshot });
   });
 
   it('store: false and ResponsesStoreHours 0 keep nothing', async () => {
