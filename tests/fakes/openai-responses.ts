@@ -2,7 +2,8 @@
  * The Responses API of the fake OpenAI upstream (installed by `startFakeOpenAI`), speaking
  * OpenAI's wire format: `POST /v1/responses` (a Response object, or the typed event stream
  * response.created … response.completed with sequence numbers), `GET` and `DELETE
- * /v1/responses/{id}` over the responses it stored (unless `store: false`), and an unknown
+ * /v1/responses/{id}` and `GET /v1/responses/{id}/input_items` over the responses it stored
+ * (unless `store: false`), and an unknown
  * `previous_response_id` refused as OpenAI does. The same under Azure's v1 surface
  * (`/openai/v1/responses`, `api-key` header). Replies follow the fake's script queue: text,
  * reasoning (a summary), tool calls (function_call items), usage, errors, pacing.
@@ -35,6 +36,7 @@ function responseObject(id: string, body: Json, status: string, output: Json[], 
 
 export function installResponsesRoutes(fake: FakeOpenAI, queue: ScriptQueue<FakeRequest>): void {
   const stored = new Map<string, Json>();
+  const inputs = new Map<string, Json[]>();
   let counter = 0;
 
   const create = async (request: FakeRequest, res: ServerResponse): Promise<FakeReply | void> => {
@@ -62,7 +64,11 @@ export function installResponsesRoutes(fake: FakeOpenAI, queue: ScriptQueue<Fake
     if (text.length > 0) output.push({ type: 'message', id: `msg_fake${counter}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: text.join(''), annotations: [] }] });
     for (const c of calls) output.push({ type: 'function_call', id: c.id, call_id: c.callId, name: c.name, arguments: c.args, status: 'completed' });
     const final = responseObject(id, body, 'completed', output, usage);
-    if (body.store !== false) stored.set(id, final);
+    if (body.store !== false) {
+      stored.set(id, final);
+      const items = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : (body.input as Json[]);
+      inputs.set(id, items.map((item, i) => ({ id: `item_fake${counter}_${i}`, ...item })));
+    }
     if (body.stream !== true) return { body: reply.body ?? final };
 
     let seq = 0;
@@ -114,6 +120,15 @@ export function installResponsesRoutes(fake: FakeOpenAI, queue: ScriptQueue<Fake
   fake.route('POST', '/v1/responses', post);
   fake.route('POST', '/openai/v1/responses', (request, _f, res) => azureAuth(request) ?? create(request, res));
   const ID = /^(?:\/openai)?\/v1\/responses\/([^/]+)$/;
+  const ITEMS = /^(?:\/openai)?\/v1\/responses\/([^/]+)\/input_items$/;
+  fake.routePattern('GET', ITEMS, (request, f) => {
+    const denied = request.path.startsWith('/openai/') ? azureAuth(request) : f.checkAuth(request);
+    if (denied) return denied;
+    const items = inputs.get(decodeURIComponent(ITEMS.exec(request.path)![1]!));
+    if (!items) return openaiError(404, 'Response not found.', 'invalid_request_error', 'not_found');
+    const data = request.query.get('order') === 'asc' ? items : [...items].reverse();
+    return { body: { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: false } };
+  });
   for (const method of ['GET', 'DELETE']) {
     fake.routePattern(method, ID, (request, f) => {
       const denied = request.path.startsWith('/openai/') ? azureAuth(request) : f.checkAuth(request);

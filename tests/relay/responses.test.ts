@@ -125,7 +125,12 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     expect(followUp.input).toEqual([{ type: 'function_call_output', call_id: 'call_w1', output: '{"sky":"sunny"}' }]);
     expect(await lastLog()).toMatchObject({ prompt_tokens: 1200, completion_tokens: 8, channel_id: channels.openai });
 
-    // GET and DELETE go to the upstream that stores it, for the token that made it only.
+    // GET, its input items and DELETE go to the upstream that stores it, for the token that made it only.
+    const items = await b.openai().responses.inputItems.list(second.id, { order: 'asc', limit: 10 });
+    expect(items.data).toMatchObject([{ type: 'function_call_output', call_id: 'call_w1' }]);
+    expect(openai.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v1/responses/${second.id}/input_items` });
+    expect(openai.requests.at(-1)!.query.get('order')).toBe('asc');
+    expect(openai.requests.at(-1)!.query.get('limit')).toBe('10');
     const read = await b.openai().responses.retrieve(first.id);
     expect(read.id).toBe(first.id);
     expect(openai.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v1/responses/${first.id}`, bearer: 'sk-fake-good' });
@@ -210,7 +215,17 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w1', content: 'sunny, 21°C' }] },
     ]);
 
-    // Stored here: GET answers the object, for the token that made it only; DELETE removes it.
+    // Stored here: GET answers the object and its input items, for the token that made it
+    // only; DELETE removes it.
+    const page = await b.openai().responses.inputItems.list(first.id);
+    expect(page.data).toHaveLength(1);
+    expect(page.data[0]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'What is the weather in Paris?' }] });
+    const secondItems = await fetch(`${b.s.url}/v1/responses/${first.id}/input_items?order=asc&limit=1`, { headers: { authorization: `Bearer ${b.token.apiKey}` } });
+    expect(await secondItems.json()).toMatchObject({ object: 'list', data: [{ type: 'message' }], has_more: false });
+    const badLimit = await fetch(`${b.s.url}/v1/responses/${first.id}/input_items?limit=0`, { headers: { authorization: `Bearer ${b.token.apiKey}` } });
+    expect(badLimit.status).toBe(400);
+    const othersItems = await fetch(`${b.s.url}/v1/responses/${first.id}/input_items`, { headers: { authorization: `Bearer ${other.apiKey}` } });
+    expect(othersItems.status).toBe(404);
     expect(await b.openai().responses.retrieve(first.id)).toMatchObject({ id: first.id, output: first.output });
     const refused = await fetch(`${b.s.url}/v1/responses/${first.id}`, { headers: { authorization: `Bearer ${other.apiKey}` } });
     expect(refused.status).toBe(404);

@@ -238,6 +238,7 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
       v1.post('/responses', openai, relayRoute(rt, ENDPOINTS.responses));
       v1.get<{ Params: { id: string } }>('/responses/:id', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'GET'));
       v1.delete<{ Params: { id: string } }>('/responses/:id', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'DELETE'));
+      v1.get<{ Params: { id: string } }>('/responses/:id/input_items', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'INPUT_ITEMS'));
       v1.get('/models', openai, async (request) => listModels(rt, await authenticateToken(rt.ctx, rt.auth, request, false)));
       v1.get<{ Params: { model: string } }>('/models/:model', openai, async (request) => {
         await authenticateToken(rt.ctx, rt.auth, request, false);

@@ -11,6 +11,7 @@ import { ResponsesPassThroughStream } from '../../../src/server/relay/providers/
 import { usageFromOpenAI } from '../../../src/server/relay/providers/common/usage';
 import { openaiProvider } from '../../../src/server/relay/providers/openai';
 import { azureProvider } from '../../../src/server/relay/providers/azure';
+import { inputItemPage } from '../../../src/server/relay/responses/routes';
 import { events, jsonBody, runStream, target } from './helpers';
 
 const meta = (request: Record<string, unknown> = {}): ResponseMeta => ({ id: 'resp_test', createdAt: 1_700_000_000, model: 'alias', request });
@@ -239,5 +240,24 @@ describe('Responses upstreams: pass-through stream and requests', () => {
     expect(azureProvider.storedResponseRequest!('GET', 'resp_2', { ...t, clientQuery: { 'api-version': 'preview' } }).url).toBe('https://r.openai.azure.com/openai/v1/responses/resp_2?api-version=preview');
     // Chat keeps the deployment URL.
     expect(azureProvider.buildRequest('chat', { model: 'gpt-4.1', messages: [] }, t, false).url).toBe('https://r.openai.azure.com/openai/deployments/gpt-41/chat/completions?api-version=2024-10-21');
+  });
+});
+
+describe('stored input items, as OpenAI lists them', () => {
+  const input = [{ type: 'message', role: 'user', content: 'a' }, { type: 'function_call', id: 'fc_1', call_id: 'c', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c', output: 'o' }];
+
+  it('lists newest first with ids from their position, pages with after and limit', () => {
+    const first = inputItemPage('resp_abc', input, { limit: '2' });
+    expect(first).toMatchObject({ object: 'list', first_id: 'item_abc_2', last_id: 'fc_1', has_more: true });
+    expect((first.data as { type: string }[]).map((i) => i.type)).toEqual(['function_call_output', 'function_call']);
+    const next = inputItemPage('resp_abc', input, { limit: '2', after: 'fc_1' });
+    expect(next).toMatchObject({ data: [{ id: 'item_abc_0', type: 'message' }], has_more: false });
+    expect(inputItemPage('resp_abc', input, { order: 'asc' })).toMatchObject({ first_id: 'item_abc_0', last_id: 'item_abc_2', has_more: false });
+  });
+
+  it('refuses a bad limit, order or cursor with a 400', () => {
+    for (const query of [{ limit: '0' }, { limit: '101' }, { limit: 'x' }, { order: 'up' }, { after: 'nope' }]) {
+      expect(() => inputItemPage('resp_abc', input, query)).toThrow(expect.objectContaining({ status: 400 }));
+    }
   });
 });

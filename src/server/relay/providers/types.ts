@@ -214,7 +214,8 @@ export interface Provider {
   modelsRequest?(target: Target): UpstreamRequest;
   /**
    * Providers with the `responses` mode: reading (GET) or deleting (DELETE) a response the
-   * upstream stores, by its id.
+   * upstream stores, by its id; `inputItems`: its input item list (GET, with the client's
+   * query: limit, after, order).
    */
-  storedResponseRequest?(method: 'GET' | 'DELETE', id: string, target: Target): UpstreamRequest;
+  storedResponseRequest?(method: 'GET' | 'DELETE', id: string, target: Target, inputItems?: Record<string, string>): UpstreamRequest;
 }

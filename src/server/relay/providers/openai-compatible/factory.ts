@@ -8,7 +8,7 @@ import { OpenAIPassThroughStream } from '../common/openai-stream';
 import { ResponsesPassThroughStream } from '../common/responses-stream';
 import { isReasoningModel, type ReasoningEffort, splitEffortSuffix } from '../common/reasoning';
 import { usageFromOpenAI } from '../common/usage';
-import { isCloudflareGateway, joinUrl } from '../common/urls';
+import { isCloudflareGateway, joinUrl, withQuery } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode, type Target, type UpstreamRequest } from '../types';
 import type { OpenAICompatibleConfig } from './config';
 import { buildAudioForm } from './multipart';
@@ -107,11 +107,11 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
 
   const responsesPath = config.paths.responses;
   if (responsesPath !== undefined) {
-    provider.storedResponseRequest = (method, id, target) => {
-      const path = `${responsesPath}/${encodeURIComponent(id)}`;
+    provider.storedResponseRequest = (method, id, target, inputItems) => {
+      const path = `${responsesPath}/${encodeURIComponent(id)}${inputItems ? '/input_items' : ''}`;
       const model = resolveModel(target.upstreamModel).model;
       const url = config.url ? config.url({ mode: 'responses', target, model, path }) : defaultUrl(target.baseUrl, path);
-      return { url, method, headers: { ...headersFor(target) } };
+      return { url: inputItems && Object.keys(inputItems).length > 0 ? withQuery(url, inputItems) : url, method, headers: { ...headersFor(target) } };
     };
   }
 
