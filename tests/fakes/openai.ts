@@ -8,13 +8,14 @@
  * recorded in `requests`.
  *
  * The model endpoints (chat, completions, embeddings, images, audio, moderations, rerank, and
- * Azure deployment paths) come from openai-routes.ts; `fake.script(reply)` queues what the
+ * Azure deployment paths) come from openai-routes.ts, the Responses API from openai-responses.ts; `fake.script(reply)` queues what the
  * next of them answers (text, tool calls, usage, errors, slow or reset streams: script.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_BILLING, installBillingRoutes, type FakeBilling } from './openai-billing';
 import { installModelRoutes } from './openai-routes';
+import { installResponsesRoutes } from './openai-responses';
 import { type ScriptEntry, ScriptQueue, type ScriptedReply } from './script';
 
 export interface FakeRequest {
@@ -134,6 +135,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   fake.route('GET', '/v1/models', (request) => fake.checkAuth(request) ?? modelList(fake, ''));
   fake.route('GET', '/v1beta/openai/models', (request) => fake.checkAuth(request) ?? modelList(fake, 'models/'));
   installModelRoutes(fake, queue);
+  installResponsesRoutes(fake, queue);
   installBillingRoutes(fake);
 
   const server = createServer((req, res) => {

@@ -58,6 +58,16 @@ describe('prompt texts per relay mode', () => {
     expect(promptTexts('gemini', { systemInstruction: 'plain', contents: 'not a list' })).toEqual(['plain']);
     expect(promptTexts('gemini-embeddings', { content: { parts: [{ text: 'e' }] } })).toEqual([]);
   });
+
+  it('reads the instructions and input texts of a Responses request (Ours), not its tool outputs', () => {
+    expect(promptTexts('responses', { instructions: 'I', input: 'plain' })).toEqual(['I', 'plain']);
+    const input = [
+      { role: 'user', content: [{ type: 'input_text', text: 'a' }, { type: 'input_image', image_url: 'x' }] },
+      { role: 'developer', content: 'b' },
+      { type: 'function_call_output', call_id: 'c', output: 'tool text' },
+    ];
+    expect(promptTexts('responses', { input })).toEqual(['a', 'b']);
+  });
 });
 
 describe('sensitive-word check of prompts', () => {
@@ -93,6 +103,7 @@ describe('sensitive-word check of prompts', () => {
     expect(refusal(() => checkPromptSensitiveWords(ctx, 'images', { prompt: 'a test_sensitive cat' }))).toMatchObject({ code: 'invalid_image_request', status: 400 });
     expect(refusal(() => checkPromptSensitiveWords(ctx, 'speech', { input: 'test_sensitive' }))).toMatchObject({ code: 'invalid_audio_request' });
     expect(refusal(() => checkPromptSensitiveWords(ctx, 'embeddings', { input: 'test_sensitive' }))).toBeUndefined();
+    expect(refusal(() => checkPromptSensitiveWords(ctx, 'responses', { input: 'say test_sensitive' }))).toMatchObject({ code: 'sensitive_words_detected', status: 400 });
   });
 
   it('rebuilds the dictionary when SensitiveWords changes (trimmed, lower-cased, blank lines dropped)', async () => {

@@ -11,6 +11,7 @@ import * as logHourTotals from './migrations/2026-11-21-004-log-hour-totals';
 import * as dropLogTokenIdIndex from './migrations/2026-11-21-005-drop-log-token-id-index';
 import * as taskBilling from './migrations/2026-11-24-006-task-billing';
 import * as sessions from './migrations/2026-11-24-007-sessions';
+import * as responses from './migrations/2026-11-25-008-responses';
 import * as ledgerCheckpoints from './migrations/2026-11-25-009-ledger-checkpoints';
 
 interface DialectMigration {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-21-005-drop-log-token-id-index': dropLogTokenIdIndex,
   '2026-11-24-006-task-billing': taskBilling,
   '2026-11-24-007-sessions': sessions,
+  '2026-11-25-008-responses': responses,
   '2026-11-25-009-ledger-checkpoints': ledgerCheckpoints,
 };
 

@@ -259,6 +259,24 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+/** Stored Responses-API answers (see migration 2026-11-25-008-responses). */
+export interface ResponsesTable {
+  /** The response id the client got (`resp_…`, ours or the upstream's). */
+  id: string;
+  /** Only this token may read, delete or continue it. */
+  token_id: number;
+  user_id: number;
+  /** 0: converted and stored here (`data`); else the channel that stores it upstream. */
+  channel_id: Generated<number>;
+  model: Generated<string>;
+  /** JSON `{input, output, response}` when stored here; null for an upstream's. */
+  data: string | null;
+  /** Unix seconds. */
+  created_at: number;
+  /** Unix seconds. */
+  expires_at: number;
+}
+
 /**
  * Rows and quota of the logs per hour and type, kept by triggers on logs (SQLite and
  * PostgreSQL; see migration 2026-11-21-004-log-hour-totals). Read only.
@@ -288,6 +306,7 @@ export interface Database {
   quota_reservations: QuotaReservationsTable;
   ledger_checkpoints: LedgerCheckpointsTable;
   sessions: SessionsTable;
+  responses: ResponsesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -27,6 +27,7 @@ const DIRECT_ROUTES: ReadonlyMap<string, EndpointSpec> = new Map<string, Endpoin
   ['/v1/completions', ENDPOINTS.completions],
   ['/v1/embeddings', ENDPOINTS.embeddings],
   ['/v1/messages', ENDPOINTS.messages],
+  ['/v1/responses', ENDPOINTS.responses],
 ]);
 
 /** Handles the request when it is one for the direct path (answers true), else leaves it. */

@@ -30,6 +30,7 @@ import { MjError, mjRefuse } from './tasks/midjourney/mj-error';
 import { parseJson } from './tasks/task-upstream';
 import { findUnstorableText } from '../api/params';
 import { invalidRequest, SunoError } from './tasks/suno/task-error';
+import { storedResponseRoute } from './responses/routes';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -252,6 +253,10 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
       v1.post('/audio/transcriptions', openai, relayRoute(rt, ENDPOINTS.transcriptions));
       v1.post('/audio/translations', openai, relayRoute(rt, ENDPOINTS.translations));
       v1.post('/messages', { config: { clientFormat: 'claude' } }, relayRoute(rt, ENDPOINTS.messages));
+      v1.post('/responses', openai, relayRoute(rt, ENDPOINTS.responses));
+      v1.get<{ Params: { id: string } }>('/responses/:id', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'GET'));
+      v1.delete<{ Params: { id: string } }>('/responses/:id', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'DELETE'));
+      v1.get<{ Params: { id: string } }>('/responses/:id/input_items', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'INPUT_ITEMS'));
       v1.get('/models', openai, async (request) => listModels(rt, await authenticateToken(rt.ctx, rt.auth, request, false)));
       v1.get<{ Params: { model: string } }>('/models/:model', openai, async (request) => {
         await authenticateToken(rt.ctx, rt.auth, request, false);

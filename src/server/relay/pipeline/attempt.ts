@@ -23,8 +23,9 @@ import { journalStreamProgress } from './settle';
 import { JsonArrayFraming } from '../stream/json-array';
 import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
+import { responsesInput, type ResponsesBridge } from '../responses/exchange';
 
-const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech']);
+const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech', 'responses']);
 
 /** Claude upstreams bill with the reference's Claude formula (Ours, §6.4). */
 function isClaudeUpstream(channel: RelayChannel, upstreamModel: string): boolean {
@@ -46,13 +47,16 @@ interface ProviderInput {
   viaChat: boolean;
   /** A Gemini-native call converted through OpenAI: how its answer goes back. */
   gemini?: GeminiReturn;
+  /** A /v1/responses call (responses/exchange.ts): pass-through or converted through chat. */
+  responses?: ResponsesBridge;
 }
 
 /**
- * The mode and body the provider gets: /v1/messages and Gemini's API go through OpenAI chat
- * (embeddings) unless the provider speaks them.
+ * The mode and body the provider gets: /v1/messages, Gemini's API and /v1/responses go through
+ * OpenAI chat (embeddings) unless the provider speaks them (responses: responses/exchange.ts).
  */
-function providerInput(provider: Provider, call: RelayCall, upstreamModel: string): ProviderInput {
+function providerInput(rt: RelayRuntime, provider: Provider, call: RelayCall, upstreamModel: string): ProviderInput {
+  if (call.mode === 'responses') return responsesInput(rt, provider, call);
   if (call.mode === 'messages') {
     return provider.modes.has('messages') ? { mode: call.mode, body: call.body, viaChat: false } : { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
   }
@@ -76,7 +80,7 @@ function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, bod
     if (err instanceof ProviderRequestError) throw refuse(err.status, err.message, err.code);
     throw err;
   }
-  const passThrough = rt.ctx.options.bool('global.pass_through_request_enabled') && call.rawBody && mode === call.mode && JSON_MODES.has(mode);
+  const passThrough = rt.ctx.options.bool('global.pass_through_request_enabled') && call.rawBody && mode === call.mode && body === call.body && JSON_MODES.has(mode);
   if (passThrough) return { ...up, body: call.rawBody };
   if (channel.paramOverride && typeof up.body === 'string') {
     try {
@@ -125,9 +129,9 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     clientHeaders: call.clientHeaders,
     ...(channel.organization ? { organization: channel.organization } : {}),
   };
-  const input = providerInput(provider, call, upstreamModel);
+  const input = providerInput(rt, provider, call, upstreamModel);
   // The client's bytes may go upstream only where nothing is to be merged into the body.
-  if (call.rawBody && input.mode === call.mode && !channel.paramOverride) target.rawBody = call.rawBody;
+  if (call.rawBody && input.mode === call.mode && input.body === call.body && !channel.paramOverride) target.rawBody = call.rawBody;
   const up = buildRequest(rt, provider, input.mode, input.body, target, call, channel);
   const sentModel = up.model ?? upstreamModel;
   const controller = new UpstreamAbort();
@@ -152,13 +156,22 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
     };
     const contentType = headerValue(response.headers, 'content-type') ?? '';
     if (input.mode === 'speech') return await relayBinary(call, reply, response, controller, outcome);
-    const streaming = (call.stream || contentType.startsWith('text/event-stream')) && provider.createStream !== undefined && (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages' || input.mode === 'gemini');
+    const streaming =
+      (call.stream || contentType.startsWith('text/event-stream')) &&
+      provider.createStream !== undefined &&
+      (input.mode === 'chat' || input.mode === 'completions' || input.mode === 'messages' || input.mode === 'gemini' || input.mode === 'responses');
     if (streaming) {
-      const converted = input.viaChat || input.gemini !== undefined;
+      const converted = input.viaChat || input.gemini !== undefined || input.responses !== undefined;
       const inner = provider.createStream!(input.mode, target, { includeUsage: converted ? false : call.includeUsage });
-      const converter = input.gemini ? input.gemini.stream(inner) : input.viaChat ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() }) : inner;
+      const converter = input.gemini
+        ? input.gemini.stream(inner)
+        : input.viaChat
+          ? new ClaudeStreamFromOpenAI(inner, { model: call.model, promptTokens: call.promptTokens() })
+          : input.responses
+            ? input.responses.stream(inner)
+            : inner;
       const framing = call.spec.jsonStream ? new JsonArrayFraming() : undefined;
-      return await relayStream({
+      const streamed = await relayStream({
         call,
         reply,
         upstream: response,
@@ -170,6 +183,8 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
         framing,
         journalProgress: (soFar) => journalStreamProgress(rt, call, soFar),
       });
+      input.responses?.streamed(streamed);
+      return streamed;
     }
     return await relayWhole(call, reply, response, provider, input, target, outcome, contentType);
   } finally {
@@ -219,6 +234,8 @@ async function relayWhole(
   }
   if (parsed.error) throw fromUpstream(parsed.error);
   let body: unknown = parsed.body;
+  if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
+  else if (input.responses) body = input.responses.whole(parsed.body, outcome.channel);
   const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
   if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
   else if (input.gemini) body = input.gemini.whole(parsed.body, usage);

@@ -54,6 +54,13 @@ export interface RelayCall {
   audioSeconds?: number;
   /** What was reserved for it, once it was (streams journal their progress against it). */
   reservation: { id: string; amount: number } | undefined;
+  /** `/v1/responses`: the stored conversation `previous_response_id` named (responses/exchange.ts). */
+  responses?: ResponsesCallState;
+}
+
+export interface ResponsesCallState {
+  /** The input and output items of the stored response, when it was stored here (converted). */
+  history?: Record<string, unknown>[];
 }
 
 /**

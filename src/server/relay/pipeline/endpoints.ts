@@ -110,6 +110,65 @@ function requireModel(body: Record<string, unknown>, message = 'model is require
   if (!modelText(body.model, code)) throw invalid(message, code);
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An optional field of one JS type (null counts as absent, as OpenAI reads it). */
+function checkOptional(body: Record<string, unknown>, field: string, type: 'string' | 'boolean' | 'object', code: string): void {
+  const value = body[field];
+  if (value === undefined || value === null) return;
+  const ok = type === 'object' ? isObject(value) : typeof value === type;
+  if (!ok) throw invalid(`${field} must be ${type === 'object' ? 'an object' : `a ${type}`}`, code);
+}
+
+/**
+ * `/v1/responses` (OpenAI's Responses API): `input` text or a list of item objects (their
+ * `type` and `role` text, their `content` text or a list of objects), `tools` a list of
+ * objects with a `type` (function tools with a `name`), `tool_choice` text or an object,
+ * `max_output_tokens` a whole number from 1 to 2^30, `previous_response_id` an id the store
+ * can hold. Fields the relay never reads are left to the upstream.
+ */
+function validateResponses(body: Record<string, unknown>): void {
+  const code = 'invalid_request';
+  requireModel(body, 'model is required', code);
+  const input = body.input;
+  if (input === undefined || input === null) throw invalid('input is required', code);
+  if (typeof input !== 'string' && !Array.isArray(input)) throw invalid('input must be a string or an array of items', code);
+  if (Array.isArray(input)) {
+    for (let i = 0; i < input.length; i++) {
+      const item: unknown = input[i];
+      if (!isObject(item)) throw invalid(`input[${i}] must be an object`, code);
+      if (item.type !== undefined && typeof item.type !== 'string') throw invalid(`input[${i}].type must be a string`, code);
+      if (item.role !== undefined && typeof item.role !== 'string') throw invalid(`input[${i}].role must be a string`, code);
+      const content = item.content;
+      if (content === undefined || content === null || typeof content === 'string') continue;
+      if (!Array.isArray(content) || !content.every(isObject)) throw invalid(`input[${i}].content must be a string or a list of objects`, code);
+    }
+  }
+  checkOptional(body, 'instructions', 'string', code);
+  checkStream(body, code);
+  checkOptional(body, 'store', 'boolean', code);
+  checkOptional(body, 'reasoning', 'object', code);
+  const max = body.max_output_tokens;
+  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > HALF_INT32)) throw invalid('max_output_tokens must be a whole number from 1 to 1073741824', code);
+  const tools = body.tools;
+  if (tools !== undefined && tools !== null) {
+    if (!Array.isArray(tools)) throw invalid('tools must be an array', code);
+    for (let i = 0; i < tools.length; i++) {
+      const tool: unknown = tools[i];
+      if (!isObject(tool) || typeof tool.type !== 'string') throw invalid(`tools[${i}] must be an object with a type`, code);
+      if (tool.type === 'function' && (typeof tool.name !== 'string' || tool.name === '')) throw invalid(`tools[${i}].name is required`, code);
+    }
+  }
+  const choice = body.tool_choice;
+  if (choice !== undefined && choice !== null && typeof choice !== 'string' && !isObject(choice)) throw invalid('tool_choice must be a string or an object', code);
+  const previous = body.previous_response_id;
+  if (previous !== undefined && previous !== null) {
+    if (typeof previous !== 'string' || previous === '' || previous.length > 128 || UNSTORABLE_TEXT.test(previous)) throw invalid('previous_response_id must be a response id', code);
+  }
+}
+
 /** Gemini's `parts`: a non-empty list of objects whose text, when present, is text. */
 function checkGeminiParts(parts: unknown, where: string): void {
   if (!Array.isArray(parts) || parts.length === 0) throw invalid(`${where}.parts must be a non-empty array`, 'invalid_request');
@@ -267,6 +326,11 @@ export const ENDPOINTS = {
     mode: 'gemini-embeddings',
     clientFormat: 'gemini',
     validate: validateGeminiEmbedding,
+  },
+  responses: {
+    mode: 'responses',
+    clientFormat: 'openai',
+    validate: validateResponses,
   },
   messages: {
     mode: 'messages',

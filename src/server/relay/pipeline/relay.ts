@@ -29,6 +29,7 @@ import { refund, settleDelivered, type Reservation } from './settle';
 import { authenticateToken } from './token-auth';
 import { promptTokensFor } from './token-count';
 import { requestIdOf } from './request-context';
+import { prepareResponses } from '../responses/exchange';
 
 function firstHeader(request: RelayRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -116,6 +117,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
     reservation: undefined,
     ...(parsed.audioSeconds !== undefined ? { audioSeconds: parsed.audioSeconds } : {}),
   };
+  if (call.mode === 'responses') await prepareResponses(rt, call);
   const reservation = await reserve(rt, call);
   call.reservation = reservation;
   let delivered: Delivered;

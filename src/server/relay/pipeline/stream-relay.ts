@@ -47,6 +47,11 @@ export interface StreamArgs {
 function errorEvent(call: RelayCall, error: RelayError): SseEvent {
   if (call.spec.clientFormat === 'claude') return { event: 'error', data: JSON.stringify(claudeErrorBody(error, call.requestId)) };
   if (call.spec.clientFormat === 'gemini') return { data: JSON.stringify(geminiErrorBody(error, call.requestId)) };
+  // The Responses stream's own error event (its SDKs read `type`; no sequence number is known here).
+  if (call.mode === 'responses') {
+    const { error: body } = openaiErrorBody(error, call.requestId);
+    return { event: 'error', data: JSON.stringify({ type: 'error', code: body.code, message: body.message, param: body.param || null }) };
+  }
   return { data: JSON.stringify(openaiErrorBody(error, call.requestId)) };
 }
 
@@ -201,7 +206,8 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   const finalUsage = fin.usage ?? usage;
   if (!clientGone) {
     if (ending === 'upstream_broken') {
-      await deliver(fin.out.filter((e) => e.event !== 'message_stop'));
+      // A broken stream does not claim to be complete (Claude's message_stop, Responses' response.completed).
+      await deliver(fin.out.filter((e) => e.event !== 'message_stop' && e.event !== 'response.completed'));
       if (!sentErrorEvent) {
         const error = upstreamError ? fromUpstream(upstreamError) : transportError('upstream stream ended unexpectedly');
         await deliver([errorEvent(call, error)]);
@@ -209,7 +215,8 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
       if (framing) writer?.end(framing.close());
     } else {
       // The closing events, [DONE] and the end of the response in one write.
-      const closing = framing ? framing.format(fin.out) + framing.close() : formatEvents(fin.out) + (call.spec.clientFormat === 'openai' ? 'data: [DONE]\n\n' : '');
+      // The Responses stream ends with its response.completed event, no [DONE].
+      const closing = framing ? framing.format(fin.out) + framing.close() : formatEvents(fin.out) + (call.spec.clientFormat === 'openai' && call.mode !== 'responses' ? 'data: [DONE]\n\n' : '');
       if (closing) open().end(closing);
     }
   }

@@ -14,6 +14,7 @@ import {
   type ChatCountOptions,
 } from '../tokenizer';
 import { countGeminiEmbeddingTokens, countGeminiPromptTokens } from '../formats/gemini-count';
+import { requestText } from '../formats/responses-items';
 
 export function countText(text: string, model: string): number {
   return countTokens(text, model);
@@ -44,6 +45,8 @@ export function promptTokensFor(mode: RelayMode, body: Record<string, unknown>, 
       return countGeminiPromptTokens(body, model);
     case 'gemini-embeddings':
       return countGeminiEmbeddingTokens(body, model);
+    case 'responses':
+      return countTokens(requestText(body), model);
     default:
       return 0;
   }

@@ -19,7 +19,9 @@ export type RelayMode =
   /** Gemini's generateContent / streamGenerateContent in and out (native on Gemini channels). */
   | 'gemini'
   /** Gemini's embedContent / batchEmbedContents in and out (native on Gemini channels). */
-  | 'gemini-embeddings';
+  | 'gemini-embeddings'
+  /** OpenAI Responses API in and out (only providers that speak it natively declare it). */
+  | 'responses';
 
 /** Token usage normalised across providers (all counts in tokens). */
 export interface Usage {
@@ -91,7 +93,7 @@ export interface Target {
 
 export interface UpstreamRequest {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
   /** JSON text, raw bytes, or a multipart form (audio; no Content-Type header then, fetch sets it). */
   body?: string | Uint8Array | FormData;
@@ -214,4 +216,10 @@ export interface Provider {
   parseError(status: number, text: string): UpstreamError;
   /** URL and headers of the provider's model list (GET), for fetch_models and tests. */
   modelsRequest?(target: Target): UpstreamRequest;
+  /**
+   * Providers with the `responses` mode: reading (GET) or deleting (DELETE) a response the
+   * upstream stores, by its id; `inputItems`: its input item list (GET, with the client's
+   * query: limit, after, order).
+   */
+  storedResponseRequest?(method: 'GET' | 'DELETE', id: string, target: Target, inputItems?: Record<string, string>): UpstreamRequest;
 }

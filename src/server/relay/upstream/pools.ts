@@ -26,7 +26,7 @@ export interface UpstreamResponse {
 
 export interface UpstreamCall {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
   body?: string | Uint8Array | FormData;
   /** Cancels the request, before or after its answer started. */

@@ -24,6 +24,9 @@ const CODE_BY_MODE: Partial<Record<RelayMode, string>> = {
   gemini: 'sensitive_words_detected',
   images: 'invalid_image_request',
   speech: 'invalid_audio_request',
+  // Ours: the Responses API is a chat prompt in another shape; leaving it out would let any
+  // prompt around the check.
+  responses: 'sensitive_words_detected',
 };
 
 /** Where a server log line goes (Fastify's request.log fits). */
@@ -107,10 +110,29 @@ function geminiTexts(body: Record<string, unknown>): string[] {
   return texts;
 }
 
+/** A Responses request's prompt: its instructions and the text parts of its message items. */
+function responsesTexts(body: Record<string, unknown>): string[] {
+  const texts = strings(body.instructions);
+  if (typeof body.input === 'string') texts.push(body.input);
+  else if (Array.isArray(body.input)) {
+    for (const item of body.input as unknown[]) {
+      const content = (item as { content?: unknown } | null)?.content;
+      if (typeof content === 'string') texts.push(content);
+      else if (Array.isArray(content)) {
+        for (const part of content as unknown[]) {
+          const p = part as { type?: unknown; text?: unknown } | null;
+          if (p && p.type === 'input_text' && typeof p.text === 'string') texts.push(p.text);
+        }
+      }
+    }
+  }
+  return texts;
+}
+
 /**
  * The prompt texts the reference checks for a mode: chat messages (every text part),
  * completions `prompt`, moderations `input`, image `prompt`, speech `input`; and (Ours)
- * Gemini's contents. Other modes
+ * Gemini's contents and the instructions and input texts of the Responses API. Other modes
  * (embeddings, rerank, /v1/messages, audio uploads) are not checked.
  */
 export function promptTexts(mode: RelayMode, body: Record<string, unknown>): string[] {
@@ -127,6 +149,8 @@ export function promptTexts(mode: RelayMode, body: Record<string, unknown>): str
       // Gemini's generateContent is the same prompt as chat's: checking it keeps the filter
       // from being stepped around through /v1beta.
       return geminiTexts(body);
+    case 'responses':
+      return responsesTexts(body);
     default:
       return [];
   }

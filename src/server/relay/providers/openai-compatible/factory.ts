@@ -5,9 +5,10 @@
 import { parseUpstreamError } from '../common/errors';
 import type { JsonObject } from '../common/json';
 import { OpenAIPassThroughStream } from '../common/openai-stream';
+import { ResponsesPassThroughStream } from '../common/responses-stream';
 import { isReasoningModel, type ReasoningEffort, splitEffortSuffix } from '../common/reasoning';
 import { usageFromOpenAI } from '../common/usage';
-import { isCloudflareGateway, joinUrl } from '../common/urls';
+import { isCloudflareGateway, joinUrl, withQuery } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode, type Target, type UpstreamRequest } from '../types';
 import type { OpenAICompatibleConfig } from './config';
 import { buildAudioForm } from './multipart';
@@ -89,6 +90,7 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
     },
 
     createStream(mode, target, client) {
+      if (mode === 'responses' && modes.has('responses')) return new ResponsesPassThroughStream(readUsage);
       if (!STREAMING_MODES.has(mode)) throw new ProviderRequestError(`${mode} does not stream`, 'not_supported');
       return new OpenAIPassThroughStream({
         includeUsage: client.includeUsage,
@@ -102,6 +104,16 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
 
     parseError: parseUpstreamError,
   };
+
+  const responsesPath = config.paths.responses;
+  if (responsesPath !== undefined) {
+    provider.storedResponseRequest = (method, id, target, inputItems) => {
+      const path = `${responsesPath}/${encodeURIComponent(id)}${inputItems ? '/input_items' : ''}`;
+      const model = resolveModel(target.upstreamModel).model;
+      const url = config.url ? config.url({ mode: 'responses', target, model, path }) : defaultUrl(target.baseUrl, path);
+      return { url: inputItems && Object.keys(inputItems).length > 0 ? withQuery(url, inputItems) : url, method, headers: { ...headersFor(target) } };
+    };
+  }
 
   const modelsPath = config.modelsPath === undefined ? '/v1/models' : config.modelsPath;
   if (modelsPath !== null) {

@@ -1,10 +1,13 @@
-/** OpenAI itself (type 1): every endpoint, usage chunks in streams, optional organization header. */
+/**
+ * OpenAI itself (type 1): every endpoint, usage chunks in streams, optional organization
+ * header, and the Responses API passed through (`/v1/responses`, stored responses by id).
+ */
 import { bearer, createOpenAICompatible } from '../openai-compatible/factory';
 import { OPENAI_PATHS } from '../openai-compatible/paths';
 
 export const openaiProvider = createOpenAICompatible({
   id: 'openai',
-  paths: OPENAI_PATHS,
+  paths: { ...OPENAI_PATHS, responses: '/v1/responses' },
   streamUsage: true,
   headers: (target) => (target.organization ? { ...bearer(target), 'OpenAI-Organization': target.organization } : bearer(target)),
 });
