@@ -119,11 +119,12 @@ describe('fake midjourney-proxy', () => {
   });
 
   it('finishes tasks by itself with autoFinishMs, failing prompts that ask to fail', async () => {
-    const fake = await mj({ autoFinishMs: 30, secret: 's2' });
+    // Long enough that a loaded machine still reads the first task before it finishes.
+    const fake = await mj({ autoFinishMs: 500, secret: 's2' });
     const ok = ((await (await post(`${fake.url}/mj/submit/imagine`, { 'mj-api-secret': 's2' }, { prompt: 'fine' })).json()) as { result: string }).result;
     const bad = ((await (await post(`${fake.url}/mj/submit/imagine`, { 'mj-api-secret': 's2' }, { prompt: 'please fail now' })).json()) as { result: string }).result;
     expect(fake.task(ok)?.status).toBe('SUBMITTED');
-    await sleep(40);
+    await sleep(550);
     const list = (await (await post(`${fake.url}/mj/task/list-by-condition`, { 'mj-api-secret': 's2' }, { ids: [ok, bad] })).json()) as MjTaskJson[];
     expect(list.map((t) => [t.status, t.failReason])).toEqual([
       ['SUCCESS', ''],
@@ -200,12 +201,13 @@ describe('fake Suno-API', () => {
   });
 
   it('finishes tasks by itself with autoFinishMs', async () => {
-    const fake = await suno({ autoFinishMs: 30, key: 'k2' });
+    // Long enough that a loaded machine still reads the first task before it finishes.
+    const fake = await suno({ autoFinishMs: 500, key: 'k2' });
     const auth = { authorization: 'Bearer k2' };
     const ok = ((await (await post(`${fake.url}/suno/submit/MUSIC`, auth, { gpt_description_prompt: 'calm' })).json()) as { data: string }).data;
     const bad = ((await (await post(`${fake.url}/suno/submit/MUSIC`, auth, { prompt: 'this should fail' })).json()) as { data: string }).data;
     expect(fake.task(ok)?.status).toBe('SUBMITTED');
-    await sleep(40);
+    await sleep(550);
     const batch = (await (await post(`${fake.url}/suno/fetch`, auth, { ids: [ok, bad] })).json()) as { data: SunoTaskJson[] };
     expect(batch.data.map((t) => [t.status, t.fail_reason])).toEqual([
       ['SUCCESS', ''],

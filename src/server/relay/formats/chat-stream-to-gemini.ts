@@ -5,6 +5,7 @@
  * arguments' JSON cut anywhere) while Gemini sends each functionCall whole, so they are
  * gathered and sent, with the finish reason and usageMetadata, in the last chunk.
  */
+import { ChatStreamWrapper } from './chat-stream-wrapper';
 import { sseJson } from '../providers/common/chunks';
 import { type JsonObject, arr, compact, isRecord, num, obj, parseJson, str } from '../providers/common/json';
 import type { SseEvent, StreamConverter, StreamStep, Usage } from '../providers/types';
@@ -16,37 +17,17 @@ interface PendingCall {
   args: string;
 }
 
-export class GeminiStreamFromChat implements StreamConverter {
+export class GeminiStreamFromChat extends ChatStreamWrapper {
   private readonly calls = new Map<number, PendingCall>();
   private finishReason: string | undefined;
   private responseId: string | undefined;
 
-  /** `inner` is the provider's chat converter (without include_usage: its usage arrives in steps); `model` the name asked for. */
+  /** `model`: the name asked for. */
   constructor(
-    private readonly inner: StreamConverter,
+    inner: StreamConverter,
     private readonly model: string,
-  ) {}
-
-  onEvent(upstream: SseEvent): StreamStep {
-    const step = this.inner.onEvent(upstream);
-    const out: SseEvent[] = [];
-    for (const chunk of step.out) {
-      const converted = this.convert(chunk);
-      if (converted) out.push(converted);
-    }
-    return { ...step, out };
-  }
-
-  onChunk(text: string, whole: boolean): void {
-    this.inner.onChunk?.(text, whole);
-  }
-
-  release(): void {
-    this.inner.release?.();
-  }
-
-  textOf(raw: string): string {
-    return this.inner.textOf?.(raw) ?? '';
+  ) {
+    super(inner);
   }
 
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
@@ -58,9 +39,9 @@ export class GeminiStreamFromChat implements StreamConverter {
     return { ...step, out: [sseJson(last)] };
   }
 
-  private convert(event: SseEvent): SseEvent | undefined {
+  protected convert(event: SseEvent): SseEvent[] {
     const chunk = parseJson(event.data);
-    if (!isRecord(chunk)) return undefined;
+    if (!isRecord(chunk)) return [];
     this.responseId ??= str(chunk.id);
     // Gemini has one candidate here: only the first choice is carried over.
     const choice = obj(arr(chunk.choices).find((c) => num(obj(c).index) === 0));
@@ -73,7 +54,7 @@ export class GeminiStreamFromChat implements StreamConverter {
     for (const raw of arr(delta.tool_calls)) this.addCall(obj(raw));
     const finish = geminiFinishReason(choice.finish_reason);
     if (finish) this.finishReason = finish;
-    return parts.length > 0 ? sseJson(this.chunk(parts)) : undefined;
+    return parts.length > 0 ? [sseJson(this.chunk(parts))] : [];
   }
 
   private addCall(call: JsonObject): void {

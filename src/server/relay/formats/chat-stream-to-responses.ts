@@ -14,6 +14,7 @@
  * Every event carries `type` and a `sequence_number` counting from 0. The whole response is
  * kept in `final` for the store once the stream ended.
  */
+import { ChatStreamWrapper } from './chat-stream-wrapper';
 import { sseJson } from '../providers/common/chunks';
 import { type JsonObject, arr, isRecord, num, obj, parseJson, str } from '../providers/common/json';
 import type { SseEvent, StreamConverter, StreamStep, Usage } from '../providers/types';
@@ -34,7 +35,7 @@ interface OpenCall {
   args: string;
 }
 
-export class ResponsesStreamFromChat implements StreamConverter {
+export class ResponsesStreamFromChat extends ChatStreamWrapper {
   private seq = 0;
   private started = false;
   /** The output items in output_index order, each replaced by its final form when done. */
@@ -47,29 +48,11 @@ export class ResponsesStreamFromChat implements StreamConverter {
   /** The whole response, once `finish` ran. */
   final: JsonObject | undefined;
 
-  /** `inner` is the provider's chat converter (created without include_usage: its usage arrives in steps). */
   constructor(
-    private readonly inner: StreamConverter,
+    inner: StreamConverter,
     private readonly meta: ResponseMeta,
-  ) {}
-
-  onEvent(upstream: SseEvent): StreamStep {
-    const step = this.inner.onEvent(upstream);
-    const out: SseEvent[] = [];
-    for (const chunk of step.out) out.push(...this.convert(chunk));
-    return { ...step, out };
-  }
-
-  onChunk(text: string, whole: boolean): void {
-    this.inner.onChunk?.(text, whole);
-  }
-
-  release(): void {
-    this.inner.release?.();
-  }
-
-  textOf(raw: string): string {
-    return this.inner.textOf?.(raw) ?? '';
+  ) {
+    super(inner);
   }
 
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
@@ -87,7 +70,7 @@ export class ResponsesStreamFromChat implements StreamConverter {
     return sseJson({ type, sequence_number: this.seq++, ...body }, type);
   }
 
-  private convert(chunkEvent: SseEvent): SseEvent[] {
+  protected convert(chunkEvent: SseEvent): SseEvent[] {
     const chunk = parseJson(chunkEvent.data);
     if (!isRecord(chunk)) return [];
     const out = this.ensureStarted();

@@ -4,6 +4,7 @@
  * the first chunk, one content block per text / thinking / tool call, and message_delta (stop
  * reason + usage) and message_stop when the upstream stream ends.
  */
+import { ChatStreamWrapper } from './chat-stream-wrapper';
 import { sseJson } from '../providers/common/chunks';
 import { type JsonObject, arr, isRecord, num, obj, parseJson, str } from '../providers/common/json';
 import type { SseEvent, StreamConverter, StreamStep, Usage } from '../providers/types';
@@ -23,35 +24,17 @@ function event(type: string, body: JsonObject): SseEvent {
   return sseJson({ type, ...body }, type);
 }
 
-export class ClaudeStreamFromOpenAI implements StreamConverter {
+export class ClaudeStreamFromOpenAI extends ChatStreamWrapper {
   private started = false;
   private open: OpenBlock | undefined;
   private index = -1;
   private stopReason: string | undefined;
 
-  /** `inner` is the provider's chat converter (created without include_usage: its usage arrives in steps). */
   constructor(
-    private readonly inner: StreamConverter,
+    inner: StreamConverter,
     private readonly args: ClaudeStreamArgs,
-  ) {}
-
-  onEvent(upstream: SseEvent): StreamStep {
-    const step = this.inner.onEvent(upstream);
-    const out: SseEvent[] = [];
-    for (const chunk of step.out) out.push(...this.convert(chunk));
-    return { ...step, out };
-  }
-
-  onChunk(text: string, whole: boolean): void {
-    this.inner.onChunk?.(text, whole);
-  }
-
-  release(): void {
-    this.inner.release?.();
-  }
-
-  textOf(raw: string): string {
-    return this.inner.textOf?.(raw) ?? '';
+  ) {
+    super(inner);
   }
 
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
@@ -62,7 +45,7 @@ export class ClaudeStreamFromOpenAI implements StreamConverter {
     return { ...step, out };
   }
 
-  private convert(chunkEvent: SseEvent): SseEvent[] {
+  protected convert(chunkEvent: SseEvent): SseEvent[] {
     const chunk = parseJson(chunkEvent.data);
     if (!isRecord(chunk)) return [];
     const out = this.ensureStarted(str(chunk.id) ?? '');
