@@ -40,7 +40,8 @@ export function ensureWrk(log = console.log) {
 export const wrkVersion = () => {
   try {
     // `wrk -v` prints its version and exits 1.
-    return spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0].trim();
+    const first = spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0];
+    return `wrk ${/\d+\.\d+(\.\d+)?/.exec(first)?.[0] ?? ''}`.trim();
   } catch {
     return 'wrk';
   }
@@ -48,9 +49,9 @@ export const wrkVersion = () => {
 
 /** A Lua string literal that holds `s` exactly (long brackets with a level `s` does not contain). */
 function luaString(s) {
-  let level = 0;
-  while (s.includes(`]${'='.repeat(level)}]`)) level++;
-  const eq = '='.repeat(level);
+  // The first `]=*]` of the level in the text plus its closing bracket must be the closing one.
+  let eq = '';
+  while (`${s}]${eq}`.includes(`]${eq}]`)) eq += '=';
   // A newline right after the opening bracket would be dropped: the body never starts with one.
   return `[${eq}[${s}]${eq}]`;
 }
@@ -62,7 +63,7 @@ export function wrkScript({ headers, body, stream }) {
 wrk.method = "POST"
 wrk.body = ${luaString(body)}
 ${Object.entries(headers)
-  .map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(String(v))}`)
+  .map(([k, v]) => `wrk.headers[ ${luaString(k)} ] = ${luaString(String(v))}`)
   .join('\n')}
 
 local threads = {}
