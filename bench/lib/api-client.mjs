@@ -50,6 +50,8 @@ export class ApiClient {
     const res = await this.post('/api/user/login', { username, password });
     if (!res.body?.success) throw new Error(`login as ${username} failed: ${JSON.stringify(res.body).slice(0, 200)}`);
     this.userId = res.body.data.id;
+    /** The login reply's user record (what the console stores locally as `user`). */
+    this.user = res.body.data;
     return this;
   }
 }

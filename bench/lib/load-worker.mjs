@@ -1,3 +1,5 @@
+// The soak's fixed-rate load (overallRate), which wrk cannot do; the load rows of
+// `npm run bench` and the soak's calibration use wrk (wrk.mjs) instead.
 // One load row, run in its own process on the client core: an autocannon warm-up, then the
 // measured run with the target's CPU time (/proc/<pid>/stat) read right before and after it
 // and its resident memory sampled throughout. Prints one JSON line.

@@ -10,8 +10,9 @@ export async function startFake(env = {}) {
   return { child, pid: child.pid, url: `http://127.0.0.1:${port}` };
 }
 
-export async function startBare(upstreamUrl) {
-  const child = startPinned(CORES.target, [process.execPath, join(here, 'bare-proxy.mjs'), upstreamUrl]);
+/** `nodeArgs`: extra Node options (e.g. the event-loop delay probe, eld.mjs). */
+export async function startBare(upstreamUrl, { nodeArgs = [] } = {}) {
+  const child = startPinned(CORES.target, [process.execPath, ...nodeArgs, join(here, 'bare-proxy.mjs'), upstreamUrl]);
   const { port } = await firstJsonLine(child, 20_000, 'bare proxy');
   return { child, pid: child.pid, url: `http://127.0.0.1:${port}` };
 }

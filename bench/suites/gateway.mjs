@@ -2,19 +2,24 @@
 // fake upstream, each target alone on one core, the load and the fake on the other.
 //   1. unloaded probe (one connection, sequential): added latency and time to first byte
 //   2. memory run: 1,000 concurrent slow streams, short and long answers
-//   3. load rows: JSON and stream, at each connection count, for the bare proxy, the gateway
-//      and the gateway with consume logging off; req/s, p50/p99, CPU µs per request, peak RSS
+//   3. load rows (wrk): JSON and stream, at each connection count, for the fake upstream
+//      directly (the rig's own ceiling), the bare proxy, the gateway and the gateway with
+//      consume logging off; req/s, p50/p99, CPU µs per request, peak RSS, event-loop delay
 //   4. console weight, then the ledger check after the gateway stopped
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORES, hwmKb, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
-import { chatRequest, buildServer, SERVER_ENTRY, serverLogProblems, ledgerCheck, removeGatewayFiles, relayAnswers, seedGateway, SLOW_MODELS, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { ensureWrk, wrkLoadRow, wrkVersion } from '../lib/wrk.mjs';
+import { eldCleanup, eldFileOf, eldNodeArgs } from '../lib/eld.mjs';
+import { chatRequest, buildServer, rootClient, SERVER_ENTRY, serverLogProblems, ledgerCheck, removeGatewayFiles, relayAnswers, seedGateway, SLOW_MODELS, startGateway, stopGateway } from '../lib/gateway.mjs';
 import { startBare, startFake, worker } from '../lib/targets.mjs';
 import { fmt, printTable } from '../lib/report.mjs';
 import { printProfile, summarizeProfile } from '../lib/profile.mjs';
 import { consoleGoals, ensureWebBuild, measureConsoleWeight } from './console.mjs';
 
 const MB = 1024;
+/** The bare proxy's row is the proxy's own limit only when the rig alone goes this much faster. */
+const RIG_HEADROOM = 2.5;
 const OUT_DIR = join(new URL('..', import.meta.url).pathname, '.out');
 
 /** How a target is addressed: bare proxy and fake take the request without a token. */
@@ -41,30 +46,29 @@ async function memoryRound(target, model, settings) {
 
 async function loadRow(target, stream, connections, settings) {
   const { url, headers, body } = requestFor(target, { stream });
-  const row = await runWorker(
-    CORES.client,
-    worker('load-worker.mjs'),
-    { url, headers, body, stream, connections, warmupSeconds: settings.warmup, durationSeconds: settings.duration, pid: target.pid },
-    { timeoutMs: (settings.warmup + settings.duration + 60) * 1000 },
-  );
+  const row = await wrkLoadRow({ url, headers, body, stream, connections, warmupSeconds: settings.warmup, durationSeconds: settings.duration, target });
   return { target: target.label, key: target.key, mode: stream ? 'stream' : 'JSON', stream, connections, ...row };
 }
 
+/** Marks a target started with the event-loop delay probe (eld-probe.mjs). */
+const withEld = (target) => Object.assign(target, { eldFile: eldFileOf(target.pid) });
+
 export async function gatewaySuite(settings, goals, log) {
+  ensureWrk(log);
   await buildServer(log);
   await ensureWebBuild(log);
   const started = [];
-  const results = { probes: [], memory: [], rows: [] };
+  const results = { probes: [], memory: [], rows: [], loadGenerator: wrkVersion() };
   try {
     log('starting the fake upstream, the bare proxy and two gateways ...');
     const fake = await startFake();
     started.push(fake);
-    const bare = { ...(await startBare(fake.url)), key: 'bare', label: 'bare proxy' };
+    const bare = withEld({ ...(await startBare(fake.url, { nodeArgs: eldNodeArgs() })), key: 'bare', label: 'bare proxy' });
     started.push(bare);
     const profileDir = join(OUT_DIR, `profile-${Date.now()}`);
-    const gw = await startGateway({ name: 'on', nodeArgs: settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+    const gw = withEld(await startGateway({ name: 'on', nodeArgs: [...eldNodeArgs(), ...(settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])] }));
     started.push(gw);
-    const gwOff = await startGateway({ name: 'off' });
+    const gwOff = withEld(await startGateway({ name: 'off', nodeArgs: eldNodeArgs() }));
     started.push(gwOff);
     await seedGateway(gw, { fakeUrl: fake.url, logConsume: true });
     await seedGateway(gwOff, { fakeUrl: fake.url, logConsume: false });
@@ -108,10 +112,13 @@ export async function gatewaySuite(settings, goals, log) {
       }
     }
 
-    // 3. Load rows, the targets interleaved so drift on the shared machine hits them alike,
-    //    after one longer warm-up of each target and mode (JIT, pools, heap size).
+    // 3. Load rows (wrk), the targets interleaved so drift on the shared machine hits them
+    //    alike, after one longer warm-up of each target and mode (JIT, pools, heap size). The
+    //    fake answered directly, with the same requests, is the rig's own ceiling: the bare
+    //    proxy's row is a yardstick only when the rig could have driven far more than it did.
+    const loadTargets = [direct, bare, ...gateways];
     if (settings.firstWarmup > 0) {
-      for (const target of [bare, ...gateways]) {
+      for (const target of loadTargets) {
         log(`warm-up: ${target.label}, ${settings.firstWarmup} s per mode ...`);
         for (const stream of [false, true]) await loadRow(target, stream, Math.max(...settings.connectionList), { ...settings, warmup: 0, duration: settings.firstWarmup });
       }
@@ -120,7 +127,7 @@ export async function gatewaySuite(settings, goals, log) {
     for (let round = 1; round <= settings.repeats; round++) {
       for (const stream of [false, true]) {
         for (const connections of settings.connectionList) {
-          for (const target of [bare, ...gateways]) {
+          for (const target of loadTargets) {
             log(`load${settings.repeats > 1 ? ` (round ${round})` : ''}: ${target.label}, ${stream ? 'stream' : 'JSON'}, ${connections} connections, ${settings.warmup}+${settings.duration} s ...`);
             runs.push(await loadRow(target, stream, connections, settings));
           }
@@ -132,8 +139,8 @@ export async function gatewaySuite(settings, goals, log) {
     results.hwm = Object.fromEntries([bare, ...gateways].map((t) => [t.key, hwmKb(t.pid)]));
 
     // 4. Console weight, served by the gateway.
-    log('console weight (/login in Chromium) ...');
-    results.console = await measureConsoleWeight(gw.url, log);
+    log('console weight (/login and /channel in Chromium, bytes as served) ...');
+    results.console = await measureConsoleWeight(gw.url, log, { root: gw.root ?? (await rootClient(gw)) });
 
     log('stopping the gateways and reading the ledger ...');
     await stopGateway(gw);
@@ -151,6 +158,7 @@ export async function gatewaySuite(settings, goals, log) {
     removeGatewayFiles(gwOff);
   } finally {
     for (const s of started.reverse()) await stop(s.child);
+    for (const s of started) eldCleanup(s);
   }
   report(results, settings, goals);
   return results;
@@ -195,7 +203,7 @@ function report(results, settings, goals) {
     return base ? get(row) / get(base) : NaN;
   };
   printTable(
-    `Load (${settings.warmup} s warm-up + ${settings.duration} s measured per row${settings.repeats > 1 ? `, best of ${settings.repeats} rounds` : ''}; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client})`,
+    `Load (${results.loadGenerator ?? 'wrk'}, one thread; ${settings.warmup} s warm-up + ${settings.duration} s measured per row${settings.repeats > 1 ? `, best of ${settings.repeats} rounds` : ''}; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client}; "fake (direct)" is the rig alone, its CPU and RSS the fake's)`,
     [
       ['target', 'target'],
       ['mode', 'mode'],
@@ -205,13 +213,30 @@ function report(results, settings, goals) {
       ['p99 ms', (r) => fmt.ms(r.p99)],
       ['CPU µs/req', (r) => fmt.int(r.cpuPerRequest)],
       ['peak RSS MB', (r) => fmt.mb(r.peakRssKb)],
+      ['loop delay p99 ms', (r) => (r.eld ? fmt.ms(r.eld.p99) : '')],
       ['errors', (r) => fmt.int(r.errors)],
       ['× req/s', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.rps)))],
-      ['× CPU/req', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.cpuPerRequest)))],
-      ['× p99', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.p99)))],
+      ['× CPU/req', (r) => (r.key === 'bare' || r.key === 'direct' ? '' : fmt.ratio(ratio(r, (x) => x.cpuPerRequest)))],
+      ['× p99', (r) => (r.key === 'bare' || r.key === 'direct' ? '' : fmt.ratio(ratio(r, (x) => x.p99)))],
     ],
     rows,
   );
+  console.log(
+    '(× columns: against the bare proxy\'s row of the same mode and connections. Loop delay: the target\'s own event-loop delay over the measured run,\n' +
+      ' monitorEventLoopDelay at 10 ms resolution, loaded with --import bench/lib/eld-probe.mjs; the fake is not probed.)',
+  );
+  for (const mode of ['JSON', 'stream']) {
+    for (const c of settings.connectionList) {
+      const d = rowOf(rows, 'direct', mode, c);
+      const b = rowOf(rows, 'bare', mode, c);
+      const x = d && b ? d.rps / b.rps : NaN;
+      console.log(
+        x >= RIG_HEADROOM
+          ? `Rig ${mode} @${c}: not bound: the fake answered directly at ${fmt.int(d.rps)} req/s, ${fmt.ratio(x)} the bare proxy's ${fmt.int(b.rps)}; the bare yardstick is the proxy's own limit.`
+          : `Rig ${mode} @${c}: ⚠ BOUND: direct-to-fake ${fmt.int(d?.rps)} req/s is only ${fmt.ratio(x)} the bare proxy's ${fmt.int(b?.rps)} (< ${RIG_HEADROOM}×): the bare yardstick was limited by the rig (load generator + fake on CPU ${CORES.client}), so ratios against it are flattered.`,
+      );
+    }
+  }
   printTable(
     `Unloaded probe (one connection, ${settings.probeCount} sequential requests after ${settings.probeWarmup} warm-up)`,
     [
@@ -258,6 +283,14 @@ function report(results, settings, goals) {
   const need = (cond, measured) => (relayNote ? [undefined, relayNote] : [cond, measured]);
   for (const mode of ['JSON', 'stream']) {
     for (const c of settings.connectionList) {
+      const d = rowOf(rows, 'direct', mode, c);
+      const b = rowOf(rows, 'bare', mode, c);
+      const x = d && b ? d.rps / b.rps : NaN;
+      goals.add(`rig not bound ${mode} @${c}: direct-to-fake ≥ ${RIG_HEADROOM}× bare proxy req/s`, x >= RIG_HEADROOM, `${fmt.ratio(x)} (${fmt.int(d?.rps)} vs ${fmt.int(b?.rps)} req/s)`);
+    }
+  }
+  for (const mode of ['JSON', 'stream']) {
+    for (const c of settings.connectionList) {
       const r = rowOf(rows, 'gw', mode, c);
       const b = rowOf(rows, 'bare', mode, c);
       const x = r && b ? r.rps / b.rps : NaN;
@@ -292,7 +325,7 @@ function report(results, settings, goals) {
   }
   {
     const bad = [...rows, ...probes].filter((r) => r.errors > 0);
-    const detail = bad.map((r) => `${r.target} ${r.mode}${r.connections ? ` @${r.connections}` : ' probe'}: ${r.errors}${r.detail ? ` ${JSON.stringify(r.detail.statusCodes)}` : ''}${r.errorSample ? ` ${r.errorSample}` : ''}`);
+    const detail = bad.map((r) => `${r.target} ${r.mode}${r.connections ? ` @${r.connections}` : ' probe'}: ${r.errors}${r.detail ? ` ${JSON.stringify(Object.fromEntries(Object.entries(r.detail).filter(([, v]) => v)))}` : ''}${r.errorSample ? ` ${r.errorSample}` : ''}`);
     goals.add('zero errors in every row', rows.length > 0 && bad.length === 0, bad.length ? detail.join('; ') : `${rows.length} load rows, ${probes.length} probes, 0 errors`);
   }
   const mem = (key, model) => memory.find((m) => m.key === key && m.model === model);

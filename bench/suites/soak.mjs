@@ -1,11 +1,14 @@
 // `npm run bench -- soak`: the gateway on SQLite for 10 minutes (soakSeconds) at 80 %
 // (soakShare) of the goal load, JSON and streams together. The goal load of each mode is
-// half the bare proxy's throughput, measured first in the same run. Afterwards: no 5xx, no
+// half the bare proxy's throughput, measured first in the same run with wrk (as the load rows
+// of `npm run bench`). The soak itself runs at a fixed rate, which wrk cannot do: autocannon
+// (load-worker.mjs, overallRate) drives it. Afterwards: no 5xx, no
 // SQLite busy/locked error in the answers or the server log, the rate held, and the ledger.
 import { readFileSync } from 'node:fs';
 import { CORES, rssKb, runWorker, stop } from '../lib/procs.mjs';
 import { chatRequest, buildServer, ledgerCheck, relayAnswers, removeGatewayFiles, seedGateway, startGateway, stopGateway } from '../lib/gateway.mjs';
 import { startBare, startFake, worker } from '../lib/targets.mjs';
+import { ensureWrk, wrkLoadRow } from '../lib/wrk.mjs';
 import { fmt, printTable } from '../lib/report.mjs';
 
 const GOAL_SHARE_OF_BARE = 0.5;
@@ -23,6 +26,7 @@ function load(target, stream, { seconds, warmup, rate, tokenKey }) {
 }
 
 export async function soakSuite(settings, goals, log) {
+  ensureWrk(log);
   await buildServer(log);
   const started = [];
   const result = {};
@@ -42,7 +46,11 @@ export async function soakSuite(settings, goals, log) {
 
     log('soak: measuring the bare proxy for the goal load ...');
     const calibration = {};
-    for (const stream of [false, true]) calibration[stream ? 'stream' : 'JSON'] = (await load(bare, stream, { seconds: 5, warmup: 2 })).rps;
+    for (const stream of [false, true]) {
+      const r = chatRequest('unused', { stream });
+      const row = await wrkLoadRow({ url: bare.url + r.path, headers: r.headers, body: r.body, stream, connections: CONNECTIONS, warmupSeconds: 2, durationSeconds: 5, target: bare });
+      calibration[stream ? 'stream' : 'JSON'] = row.rps;
+    }
     await stop(bare.child);
     const rates = Object.fromEntries(Object.entries(calibration).map(([mode, rps]) => [mode, Math.max(1, Math.round(rps * GOAL_SHARE_OF_BARE * settings.soakShare * 0.5))]));
     log(`soak: ${settings.soakSeconds} s at ${rates.JSON} JSON + ${rates.stream} stream req/s (bare: ${fmt.int(calibration.JSON)} / ${fmt.int(calibration.stream)} req/s) ...`);
