@@ -19,12 +19,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
+import { startFakeClaude, type FakeClaude } from '../fakes/claude';
 import { startBench, type Bench } from './harness';
 import { balances, seedChannel } from './seed';
 
 const CLI = resolve('node_modules/.bin/gemini');
 const GEMINI = 'gemini-2.0-flash';
 const GPT = 'gpt-4o-mini';
+const CLAUDE = 'claude-3-7-sonnet-20250219';
 const FILE_TEXT = 'The secret word is periwinkle.';
 
 const SETTINGS = {
@@ -45,13 +47,15 @@ interface CliRun {
 describeEachDialect('Gemini CLI against the gateway', (dialect) => {
   let openai: FakeOpenAI;
   let gemini: FakeGemini;
+  let claude: FakeClaude;
   let b: Bench;
   let home: string;
   let work: string;
 
   beforeAll(async () => {
-    [openai, gemini] = await Promise.all([startFakeOpenAI(), startFakeGemini()]);
+    [openai, gemini, claude] = await Promise.all([startFakeOpenAI(), startFakeGemini(), startFakeClaude()]);
     b = await startBench(dialect);
+    await seedChannel(b.s, { type: 14, base_url: claude.url, key: 'sk-ant-fake-good', models: CLAUDE });
     await seedChannel(b.s, { type: 1, base_url: openai.url, models: GPT });
     await seedChannel(b.s, { type: 24, base_url: gemini.url, key: 'gm-fake-good', models: GEMINI });
     home = mkdtempSync(join(tmpdir(), 'gemini-cli-home-'));
@@ -62,7 +66,7 @@ describeEachDialect('Gemini CLI against the gateway', (dialect) => {
   });
   afterAll(async () => {
     await b?.close();
-    await Promise.all([openai?.close(), gemini?.close()]);
+    await Promise.all([openai?.close(), gemini?.close(), claude?.close()]);
     for (const dir of [home, work]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -133,5 +137,26 @@ describeEachDialect('Gemini CLI against the gateway', (dialect) => {
     expect(logs).toBe(2);
     // (200 + 20 × 4) × 0.075 + (400 + 40 × 4) × 0.075
     expect(quota).toBe(21 + 42);
+  }, 120_000);
+
+  it('Claude channel: the same round trip converted through chat to Claude', async () => {
+    claude.script(
+      { toolCalls: [{ id: 'toolu_cli1', name: 'read_file', arguments: { file_path: 'notes.txt' } }], usage: { prompt: 300, completion: 30 } },
+      { text: 'Periwinkle, says the Claude channel.', usage: { prompt: 500, completion: 50 } },
+    );
+    const seen = claude.requests.length;
+    const { run, quota, logs } = await billedRun(CLAUDE);
+    expect(run.stdout, run.stderr).toContain('Periwinkle, says the Claude channel.');
+    expect(run.code).toBe(0);
+    const calls = claude.requests.slice(seen).map((r) => JSON.parse(r.body) as { tools?: { name: string }[]; messages: { role: string; content: unknown }[] });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.tools!.map((t) => t.name)).toContain('read_file');
+    // The file's text went back to Claude as a tool_result for its tool_use.
+    const results = calls[1]!.messages.flatMap((m) => (Array.isArray(m.content) ? (m.content as { type?: string; tool_use_id?: string }[]) : [])).filter((block) => block.type === 'tool_result');
+    expect(results).toMatchObject([{ tool_use_id: 'toolu_cli1' }]);
+    expect(JSON.stringify(results)).toContain(FILE_TEXT);
+    expect(logs).toBe(2);
+    // (300 + 30 × 5) × 1.5 + (500 + 50 × 5) × 1.5
+    expect(quota).toBe(675 + 1125);
   }, 120_000);
 });

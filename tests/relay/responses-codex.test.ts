@@ -4,8 +4,8 @@
  * CODEX_HOME, nothing but loopback. The fake upstream first asks for Codex's own shell tool
  * (`exec_command`, the function tool Codex sends in `tools`), Codex runs it and sends its output
  * back as a function_call_output, and the upstream's final text must come out on Codex's
- * stdout. Once through an OpenAI channel (Responses passed through), once through a Claude
- * channel (converted through chat); both billed in the consume log.
+ * stdout. Through an OpenAI channel (Responses passed through), a Claude channel and a Gemini
+ * channel (both converted through chat); every turn billed in the consume log.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,12 +15,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeClaude, type FakeClaude } from '../fakes/claude';
+import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
 import { startBench, type Bench } from './harness';
 import { balances, seedChannel } from './seed';
 
 const CODEX = resolve('node_modules/.bin/codex');
 const GPT = 'gpt-4o-mini';
 const CLAUDE = 'claude-3-7-sonnet-20250219';
+const GEMINI = 'gemini-2.0-flash';
 const MARKER = 'codex-tool-ran-4711';
 const FINAL = 'All done: the command printed the marker.';
 const COMMAND = `echo ${MARKER}`;
@@ -83,22 +85,30 @@ function claudeToolResults(body: string): string[] {
     .map((block) => (typeof block.content === 'string' ? block.content : JSON.stringify(block.content)));
 }
 
+/** The responses of the functionResponse parts of a Gemini request body. */
+function geminiToolResults(body: string): string[] {
+  const contents = (JSON.parse(body) as { contents?: { parts?: { functionResponse?: { response?: unknown } }[] }[] }).contents ?? [];
+  return contents.flatMap((c) => c.parts ?? []).flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []));
+}
+
 describeEachDialect('Codex CLI through /v1/responses', (dialect) => {
   let openai: FakeOpenAI;
   let claude: FakeClaude;
+  let gemini: FakeGemini;
   let b: Bench;
   let home: string;
   const channels: Record<string, number> = {};
 
   beforeAll(async () => {
-    [openai, claude] = await Promise.all([startFakeOpenAI(), startFakeClaude()]);
+    [openai, claude, gemini] = await Promise.all([startFakeOpenAI(), startFakeClaude(), startFakeGemini()]);
     b = await startBench(dialect);
+    channels.gemini = await seedChannel(b.s, { type: 24, base_url: gemini.url, key: 'gm-fake-good', models: GEMINI });
     channels.openai = await seedChannel(b.s, { type: 1, base_url: openai.url, models: GPT });
     channels.claude = await seedChannel(b.s, { type: 14, base_url: claude.url, key: 'sk-ant-fake-good', models: CLAUDE });
   });
   afterAll(async () => {
     await b?.close();
-    await Promise.all([openai?.close(), claude?.close()]);
+    await Promise.all([openai?.close(), claude?.close(), gemini?.close()]);
   });
 
   function freshHome(): string {
@@ -176,6 +186,37 @@ describeEachDialect('Codex CLI through /v1/responses', (dialect) => {
       ]);
       // (3000 + 30 × 5) × 1.5 = 4725; (3100 + 10 × 5) × 1.5 = 4725
       expect(logs.map((l) => Number(l.quota))).toEqual([4725, 4725]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Gemini channel (converted): exec_command round trip, final text on stdout, both turns billed', { timeout: 120_000 }, async () => {
+    const dir = freshHome();
+    try {
+      const since = await lastLogId();
+      const before = await balances(b.s, b.user.id, b.token.id);
+      gemini.script(
+        { toolCalls: [{ name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 2500, completion: 20 } },
+        (request) => ({ text: geminiToolResults(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.', usage: { prompt: 2600, completion: 9 } }),
+      );
+      const run = await runCodex(dir, b.s.url, b.token.apiKey, GEMINI);
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(run.stdout).toContain(FINAL);
+
+      // Codex's tools reached Gemini as function declarations; the command's output came back.
+      const first = JSON.stringify(JSON.parse(gemini.requests.at(-2)!.body));
+      expect(first).toContain('exec_command');
+      expect(geminiToolResults(gemini.requests.at(-1)!.body).join('\n')).toContain(MARKER);
+
+      const logs = await logsSince(since);
+      expect(logs.map((l) => [l.prompt_tokens, l.completion_tokens, Number(l.channel_id)])).toEqual([
+        [2500, 20, channels.gemini],
+        [2600, 9, channels.gemini],
+      ]);
+      const after = await balances(b.s, b.user.id, b.token.id);
+      expect(logs.every((l) => Number(l.quota) > 0)).toBe(true);
+      expect(before.quota - after.quota).toBe(logs.reduce((sum, l) => sum + Number(l.quota), 0));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
