@@ -214,4 +214,9 @@ export interface Provider {
   parseError(status: number, text: string): UpstreamError;
   /** URL and headers of the provider's model list (GET), for fetch_models and tests. */
   modelsRequest?(target: Target): UpstreamRequest;
+  /**
+   * The upstream's own prompt count for a Claude Messages body (`/v1/messages/count_tokens`),
+   * for providers that have one; its answer is `{input_tokens}`.
+   */
+  countTokensRequest?(body: Record<string, unknown>, target: Target): UpstreamRequest;
 }

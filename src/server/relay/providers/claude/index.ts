@@ -11,8 +11,8 @@ import { claudeRequestFromOpenAI } from './chat-request';
 import { openaiResponseFromClaude } from './chat-response';
 import { ClaudeToOpenAIStream } from './chat-stream';
 import { LegacyClaudeStream, legacyBody, parseLegacyResponse } from './legacy';
-import { ClaudePassThroughStream, nativeClaudeBody, parseNativeResponse } from './messages';
-import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, isLegacyClaudeModel, messagesUrl } from './meta';
+import { ClaudePassThroughStream, countTokensBody, nativeClaudeBody, parseNativeResponse } from './messages';
+import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, countTokensUrl, isLegacyClaudeModel, messagesUrl } from './meta';
 import { defaultMaxTokens, enableThinking, thinkingPlan } from './thinking';
 
 const MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);
@@ -57,6 +57,11 @@ export const claudeProvider: Provider = {
   },
 
   parseError: parseUpstreamError,
+
+  countTokensRequest(body, target) {
+    const { model } = thinkingPlan(target.upstreamModel, target.options);
+    return { url: countTokensUrl(target), method: 'POST', headers: claudeHeaders(target, false), body: JSON.stringify(countTokensBody(body, model)), model };
+  },
 
   modelsRequest(target) {
     return {
