@@ -54,7 +54,7 @@ interface ProviderInput {
  */
 function providerInput(provider: Provider, call: RelayCall, upstreamModel: string): ProviderInput {
   if (call.mode === 'messages') {
-    return provider.modes.has('messages') ? { mode: call.mode, body: call.body, viaChat: false } : { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
+    return provider.modes.has('messages') ? { mode: call.mode, body: call.body, viaChat: false } : { mode: 'chat', body: openaiRequestFromClaude(call.body, { upstreamModel }), viaChat: true };
   }
   if ((call.mode === 'gemini' || call.mode === 'gemini-embeddings') && !provider.modes.has(call.mode)) {
     try {

@@ -1,6 +1,7 @@
 /** OpenAI chat request -> Gemini generateContent request (reference §4.6). */
 import { isHttpUrl, mediaTypeFromUrl, parseDataUrl } from '../common/data-url';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
+import { budgetForEffort } from '../common/reasoning';
 import { ProviderRequestError, type ProviderOptions } from '../types';
 import { safetySettings } from './meta';
 import { cleanSchema } from './schema';
@@ -145,6 +146,7 @@ function generationConfig(body: JsonObject): JsonObject | undefined {
   const format = obj(body.response_format);
   const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : body.max_completion_tokens;
   const stop = typeof body.stop === 'string' ? [body.stop] : arr(body.stop).filter((s) => typeof s === 'string');
+  const budget = budgetForEffort(body.reasoning_effort);
   const config = compact({
     temperature: typeof body.temperature === 'number' ? body.temperature : undefined,
     topP: typeof body.top_p === 'number' ? body.top_p : undefined,
@@ -154,6 +156,9 @@ function generationConfig(body: JsonObject): JsonObject | undefined {
     stopSequences: stop.length > 0 ? stop : undefined,
     responseMimeType: format.type === 'json_object' || format.type === 'json_schema' ? 'application/json' : undefined,
     responseSchema: format.type === 'json_schema' && isRecord(obj(format.json_schema).schema) ? cleanSchema(obj(format.json_schema).schema) : undefined,
+    // OpenAI's reasoning control (also what a Claude request's thinking budget becomes): the
+    // thoughts are asked back so they reach the client as reasoning.
+    thinkingConfig: budget !== undefined ? { thinkingBudget: budget, includeThoughts: true } : undefined,
   });
   return Object.keys(config).length > 0 ? config : undefined;
 }
