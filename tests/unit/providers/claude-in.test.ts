@@ -51,7 +51,7 @@ describe('Claude body checks', () => {
   it('refuses wrong types, unknown blocks and missing block fields with the field named', () => {
     expect(refusal({})).toMatch(/messages: Field required/);
     expect(refusal({ messages: [] })).toMatch(/at least one message/);
-    expect(refusal({ messages: [{ role: 'system', content: 'x' }] })).toMatch(/messages\.0\.role/);
+    expect(refusal({ messages: [{ role: 'tool', content: 'x' }] })).toMatch(/messages\.0\.role/);
     expect(refusal({ messages: [{ role: 'user', content: 5 }] })).toMatch(/messages\.0\.content/);
     expect(refusal({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }] })).toMatch(/Input tag 'video'/);
     expect(refusal({ messages: [{ role: 'user', content: [{ text: 'no type' }] }] })).toMatch(/type: Field required/);
@@ -119,6 +119,31 @@ describe('Claude request -> chat, completed', () => {
       { role: 'assistant', content: 'ok' },
       { role: 'user', content: 'next' },
     ]);
+  });
+
+  it('system messages inside the conversation (Anthropic\'s beta, sent by Claude Code) stay where they are, unless cleared', () => {
+    const chat = openaiRequestFromClaude({
+      model: 'gpt-4o',
+      system: 'top',
+      messages: [
+        { role: 'user', content: 'one' },
+        { role: 'system', content: [{ type: 'text', text: 'agents list' }, { type: 'tool_addition', tool: { name: 'x' } }] },
+        { role: 'system', content: 'only for the next turn', clear_at: 'next_user_message' },
+        { role: 'user', content: 'two' },
+        { role: 'system', content: 'still shown', clear_at: 'next_user_message' },
+      ],
+    });
+    expect(chat.messages).toEqual([
+      { role: 'system', content: 'top' },
+      { role: 'user', content: 'one' },
+      { role: 'system', content: 'agents list' },
+      { role: 'user', content: 'two' },
+      { role: 'system', content: 'still shown' },
+    ]);
+    expect(() => checkClaudeBody({ messages: [{ role: 'system', content: 'x', clear_at: 'never', output_config: { effort: 'low' } }, user] })).not.toThrow();
+    expect(refusal({ messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] })).toMatch(/Input tag 'image'/);
+    expect(refusal({ messages: [{ role: 'system', content: 5 }] })).toMatch(/messages\.0\.content/);
+    expect(refusal({ messages: [{ role: 'system', content: 'x', output_config: 'low' }] })).toMatch(/output_config/);
   });
 
   it('thinking becomes reasoning_effort by budget, only for models that take it', () => {

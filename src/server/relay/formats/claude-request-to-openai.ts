@@ -134,12 +134,26 @@ function reasoningEffort(thinking: unknown, upstreamModel: string | undefined): 
   return effortForBudget(t.budget_tokens);
 }
 
+/**
+ * A `role: "system"` message inside the conversation (Anthropic's beta) -> a chat system
+ * message where it stands; one marked `clear_at: "next_user_message"` is no longer shown once
+ * a later user message exists, as Anthropic does. Its tool additions and removals have no
+ * chat meaning.
+ */
+function systemMessage(message: JsonObject, userFollows: boolean): JsonObject[] {
+  if (message.clear_at === 'next_user_message' && userFollows) return [];
+  const text = blockText(message.content);
+  return text ? [{ role: 'system', content: text }] : [];
+}
+
 export function openaiRequestFromClaude(body: JsonObject, options: ClaudeToChatOptions = {}): JsonObject {
   const messages: JsonObject[] = [];
   // Ours: a block-list system prompt keeps its texts (the reference joined the block types).
   const system = blockText(body.system);
   if (system) messages.push({ role: 'system', content: system });
-  for (const message of arr(body.messages)) messages.push(...convertMessage(obj(message)));
+  const list = arr(body.messages).map(obj);
+  const lastUser = list.map((m) => m.role).lastIndexOf('user');
+  list.forEach((message, i) => messages.push(...(message.role === 'system' ? systemMessage(message, i < lastUser) : convertMessage(message))));
   const tools = convertTools(body.tools);
   const choice = obj(body.tool_choice);
   const stop = arr(body.stop_sequences).filter((s) => typeof s === 'string');

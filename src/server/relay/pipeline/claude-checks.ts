@@ -3,7 +3,7 @@
  * any channel is chosen: a body Anthropic would refuse is refused here with a 400 in Claude's
  * error shape, instead of reaching an upstream (billed, or converted into something else for a
  * non-Claude channel). The types of what the relay and its converters read are held to
- * Anthropic's API: roles, content as text or a list of known blocks, each block's own fields,
+ * Anthropic's API: roles (user, assistant, and the beta's system messages), content as text or a list of known blocks, each block's own fields,
  * system, tools, tool_choice, stop_sequences and thinking. Unknown top-level fields are left
  * alone (forwarded to Claude channels, dropped by the conversions). One pass, no schema library.
  */
@@ -42,6 +42,7 @@ const TOOL_RESULT_BLOCK_TYPES: ReadonlySet<string> = new Set(['text', 'image', '
 const TOOL_CHOICE_TYPES: ReadonlySet<string> = new Set(['auto', 'any', 'tool', 'none']);
 const THINKING_TYPES: ReadonlySet<string> = new Set(['enabled', 'disabled', 'adaptive']);
 const SYSTEM_BLOCK_TYPES: ReadonlySet<string> = new Set(['text']);
+const SYSTEM_MESSAGE_BLOCK_TYPES: ReadonlySet<string> = new Set(['text', 'tool_addition', 'tool_removal']);
 const MAX_BUDGET = 2 ** 30;
 
 function bad(message: string): RelayError {
@@ -135,6 +136,22 @@ function checkToolResultContent(content: unknown, where: string): void {
   for (let i = 0; i < content.length; i++) checkBlock(content[i], `${where}.${i}`, TOOL_RESULT_BLOCK_TYPES);
 }
 
+/**
+ * A `role: "system"` message inside the conversation (Anthropic's beta, which Claude Code
+ * sends): text or text / tool_addition / tool_removal blocks, optionally `clear_at` and
+ * `output_config`.
+ */
+function checkSystemMessage(message: Json, where: string): void {
+  const content = message.content;
+  if (Array.isArray(content)) {
+    for (let j = 0; j < content.length; j++) checkBlock(content[j], `${where}.content.${j}`, SYSTEM_MESSAGE_BLOCK_TYPES);
+  } else if (content !== undefined && content !== null && typeof content !== 'string') {
+    throw bad(`${where}.content: Input should be a valid string or list`);
+  }
+  optionalType(message.clear_at, 'string', `${where}.clear_at`);
+  if (message.output_config !== undefined && message.output_config !== null && !isObject(message.output_config)) throw bad(`${where}.output_config: Input should be a valid dictionary`);
+}
+
 function checkMessages(messages: unknown): void {
   if (messages === undefined || messages === null) throw bad('messages: Field required');
   if (!Array.isArray(messages)) throw bad('messages: Input should be a valid list');
@@ -143,7 +160,11 @@ function checkMessages(messages: unknown): void {
     const message: unknown = messages[i];
     const where = `messages.${i}`;
     if (!isObject(message)) throw bad(`${where}: Input should be an object`);
-    if (message.role !== 'user' && message.role !== 'assistant') throw bad(`${where}.role: Input should be 'user' or 'assistant'`);
+    if (message.role === 'system') {
+      checkSystemMessage(message, where);
+      continue;
+    }
+    if (message.role !== 'user' && message.role !== 'assistant') throw bad(`${where}.role: Input should be 'user', 'assistant' or 'system'`);
     const content = message.content;
     if (typeof content === 'string') continue;
     if (!Array.isArray(content)) throw bad(`${where}.content: Input should be a valid string or list`);
