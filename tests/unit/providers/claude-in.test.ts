@@ -49,8 +49,9 @@ describe('Claude body checks', () => {
   });
 
   it('refuses wrong types, unknown blocks and missing block fields with the field named', () => {
-    expect(refusal({})).toMatch(/messages: Field required/);
-    expect(refusal({ messages: [] })).toMatch(/at least one message/);
+    expect(refusal({})).toMatch(/field messages is required/);
+    expect(refusal({ messages: [] })).toMatch(/field messages is required/);
+    expect(refusal({ messages: 'hi' })).toMatch(/messages: Input should be a valid list/);
     expect(refusal({ messages: [{ role: 'tool', content: 'x' }] })).toMatch(/messages\.0\.role/);
     expect(refusal({ messages: [{ role: 'user', content: 5 }] })).toMatch(/messages\.0\.content/);
     expect(refusal({ messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }] })).toMatch(/Input tag 'video'/);

@@ -153,9 +153,9 @@ function checkSystemMessage(message: Json, where: string): void {
 }
 
 function checkMessages(messages: unknown): void {
-  if (messages === undefined || messages === null) throw bad('messages: Field required');
+  // The reference's words for a missing or empty list.
+  if (messages === undefined || messages === null || (Array.isArray(messages) && messages.length === 0)) throw bad('field messages is required');
   if (!Array.isArray(messages)) throw bad('messages: Input should be a valid list');
-  if (messages.length === 0) throw bad('messages: at least one message is required');
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
     const where = `messages.${i}`;
