@@ -210,6 +210,16 @@ describe('answers back to Claude: reasoning and usage', () => {
     expect(claudeMessageFromOpenAI(answer, 'm')).toMatchObject({ content: [{ type: 'thinking', thinking: 'R', signature: '' }, { type: 'text', text: 'A' }], usage: { input_tokens: 10, output_tokens: 5 } });
   });
 
+  it('a stream whose upstream calls a tool but says "stop" ends in tool_use, as the whole answer does', () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const run = runStream(
+      new ClaudeStreamFromOpenAI(openaiProvider.createStream!('chat', target(), { includeUsage: false }), { model: 'm', promptTokens: 3 }),
+      events(chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'Read', arguments: '{}' } }] }), chunk({}, 'stop')),
+    );
+    expect(run.json.at(-2)).toMatchObject({ type: 'message_delta', delta: { stop_reason: 'tool_use' } });
+    expect(claudeMessageFromOpenAI({ choices: [{ message: { tool_calls: [{ id: 'c', function: { name: 'f', arguments: '{}' } }] }, finish_reason: 'stop' }] }, 'm').stop_reason).toBe('tool_use');
+  });
+
   it('a Gemini stream with thoughts, text, a call and cached usage becomes thinking_delta, text_delta, tool_use and Claude usage', () => {
     const gem = (parts: Record<string, unknown>[], last = false) => ({
       candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],

@@ -6,6 +6,7 @@
  * tools and their result blocks.
  */
 import { type JsonObject, arr, compact, isRecord, obj, str } from '../providers/common/json';
+import { contentText } from '../providers/common/openai-text';
 import { effortForBudget, takesReasoningEffort } from '../providers/common/reasoning';
 
 type Part = JsonObject;
@@ -38,7 +39,7 @@ function contentPart(block: JsonObject): Part | undefined {
       return url?.startsWith('data:') ? { type: 'file', file: { filename: str(block.title) ?? 'document.pdf', file_data: url } } : undefined;
     }
     case 'search_result': {
-      const text = blockText(block.content);
+      const text = contentText(block.content);
       return text ? { type: 'text', text: str(block.title) ? `${block.title as string}\n${text}` : text } : undefined;
     }
     default:
@@ -60,14 +61,6 @@ function simplify(parts: Part[]): string | Part[] {
   return parts.every((p) => p.type === 'text') ? parts.map((p) => p.text as string).join('\n') : parts;
 }
 
-function blockText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((b) => str(obj(b).text) ?? '')
-    .filter(Boolean)
-    .join('\n');
-}
-
 /**
  * A tool_result -> a `tool` message with its text. OpenAI's tool messages carry text only, so
  * the result's images go to the user message that follows; a failed tool (`is_error`) is said
@@ -75,7 +68,7 @@ function blockText(content: unknown): string {
  */
 function toolMessage(block: JsonObject, media: Part[]): JsonObject {
   const content = block.content;
-  let text = blockText(content);
+  let text = contentText(content);
   if (Array.isArray(content)) for (const part of contentParts(content)) if (part.type !== 'text') media.push(part);
   if (block.is_error === true) text = text ? `Error: ${text}` : 'Error';
   return { role: 'tool', tool_call_id: str(block.tool_use_id) ?? '', content: text };
@@ -142,14 +135,14 @@ function reasoningEffort(thinking: unknown, upstreamModel: string | undefined): 
  */
 function systemMessage(message: JsonObject, userFollows: boolean): JsonObject[] {
   if (message.clear_at === 'next_user_message' && userFollows) return [];
-  const text = blockText(message.content);
+  const text = contentText(message.content);
   return text ? [{ role: 'system', content: text }] : [];
 }
 
 export function openaiRequestFromClaude(body: JsonObject, options: ClaudeToChatOptions = {}): JsonObject {
   const messages: JsonObject[] = [];
   // Ours: a block-list system prompt keeps its texts (the reference joined the block types).
-  const system = blockText(body.system);
+  const system = contentText(body.system);
   if (system) messages.push({ role: 'system', content: system });
   const list = arr(body.messages).map(obj);
   const lastUser = list.map((m) => m.role).lastIndexOf('user');

@@ -4,6 +4,7 @@
  */
 import { parseDataUrl } from '../common/data-url';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
+import { contentText } from '../common/openai-text';
 import { ProviderRequestError } from '../types';
 
 type Block = JsonObject;
@@ -81,14 +82,6 @@ function toolResultContent(content: unknown): string | Block[] {
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => str(obj(part).text) ?? '')
-    .filter(Boolean)
-    .join('\n');
-}
-
 /**
  * The reference's pre-pass: missing role -> user; consecutive same-role messages with plain
  * string contents (and no tool calls) merged with a space.
@@ -115,7 +108,7 @@ function convertMessages(messages: JsonObject[]): { system?: string; messages: C
   for (const message of messages) {
     const role = message.role;
     if (role === 'system' || role === 'developer') {
-      const text = textOf(message.content);
+      const text = contentText(message.content);
       if (text) system.push(text);
       continue;
     }

@@ -1,6 +1,7 @@
 /** OpenAI chat request -> Gemini generateContent request (reference §4.6). */
 import { isHttpUrl, mediaTypeFromUrl, parseDataUrl } from '../common/data-url';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
+import { contentText } from '../common/openai-text';
 import { budgetForEffort } from '../common/reasoning';
 import { ProviderRequestError, type ProviderOptions } from '../types';
 import { safetySettings } from './meta';
@@ -64,14 +65,6 @@ function contentParts(content: unknown, maxImages: number): Part[] {
   return parts;
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => str(obj(part).text) ?? '')
-    .filter(Boolean)
-    .join('\n');
-}
-
 function convertMessages(messages: unknown[], maxImages: number): { system?: string; contents: Content[] } {
   const system: string[] = [];
   const contents: Content[] = [];
@@ -81,13 +74,13 @@ function convertMessages(messages: unknown[], maxImages: number): { system?: str
     const message = obj(raw);
     const role = str(message.role) ?? 'user';
     if (role === 'system' || role === 'developer') {
-      const text = textOf(message.content);
+      const text = contentText(message.content);
       if (text) system.push(text);
       continue;
     }
     if (role === 'tool' || role === 'function') {
       const name = str(message.name) || callNames.get(str(message.tool_call_id) ?? '') || '';
-      const text = typeof message.content === 'string' ? message.content : textOf(message.content);
+      const text = contentText(message.content);
       const parsed = parseJson(text);
       const part: Part = { functionResponse: { name, response: { name, content: isRecord(parsed) ? parsed : text } } };
       const last = contents[contents.length - 1];
