@@ -76,6 +76,7 @@ describe('Claude body checks', () => {
     expect(refusal({ messages: [user], stop_sequences: 'END' })).toMatch(/stop_sequences/);
     expect(refusal({ messages: [user], temperature: 'hot' })).toMatch(/temperature/);
     expect(refusal({ messages: [user], metadata: 'x' })).toMatch(/metadata/);
+    expect(refusal({ messages: [user], output_config: 'high' })).toMatch(/output_config/);
     expect(refusal({ messages: [{ role: 'user', content: [{ type: 'text', text: 'x', cache_control: 'ephemeral' }] }] })).toMatch(/cache_control/);
   });
 });
@@ -155,6 +156,9 @@ describe('Claude request -> chat, completed', () => {
     expect(openaiRequestFromClaude(body(31999), { upstreamModel: 'gpt-4o-mini' })).not.toHaveProperty('reasoning_effort');
     expect(openaiRequestFromClaude(body(31999), { upstreamModel: 'gemini-2.0-flash' })).not.toHaveProperty('reasoning_effort');
     expect(openaiRequestFromClaude({ ...body(2000), thinking: { type: 'disabled' } }, { upstreamModel: 'o3' })).not.toHaveProperty('reasoning_effort');
+    expect(openaiRequestFromClaude({ ...body(2000), thinking: { type: 'adaptive' } }, { upstreamModel: 'o3' }).reasoning_effort).toBe('medium');
+    expect(openaiRequestFromClaude({ ...body(2000), output_config: { effort: 'max' } }, { upstreamModel: 'o3' }).reasoning_effort).toBe('high');
+    expect(openaiRequestFromClaude({ ...body(20000), output_config: { effort: 'low' } }, { upstreamModel: 'gpt-5' }).reasoning_effort).toBe('low');
     expect([effortForBudget(1024), effortForBudget(4095), effortForBudget(4096), effortForBudget(16383), effortForBudget(16384)]).toEqual(['low', 'low', 'medium', 'medium', 'high']);
     expect([budgetForEffort('low'), budgetForEffort('medium'), budgetForEffort('high'), budgetForEffort('max'), budgetForEffort(undefined)]).toEqual([1024, 4096, 16384, undefined, undefined]);
     expect([takesReasoningEffort('o1'), takesReasoningEffort('gpt-5-mini'), takesReasoningEffort('gpt-5-chat-latest'), takesReasoningEffort('gpt-4.1')]).toEqual([true, true, false, false]);

@@ -117,14 +117,21 @@ function convertToolChoice(choice: JsonObject): unknown {
   }
 }
 
+/** Claude's effort levels (`output_config.effort`) on OpenAI's scale, which ends at high. */
+const CLAUDE_EFFORTS: Record<string, string> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
+
 /**
- * Claude's extended thinking -> `reasoning_effort` by its budget, for models that take one
- * (the others refuse the field, so it is left out for them).
+ * Claude's reasoning controls -> `reasoning_effort`, for models that take one (the others
+ * refuse the field, so it is left out for them): an explicit `output_config.effort` first,
+ * else extended thinking by its budget, adaptive thinking as medium.
  */
-function reasoningEffort(thinking: unknown, upstreamModel: string | undefined): string | undefined {
-  const t = obj(thinking);
-  if (t.type !== 'enabled' || typeof t.budget_tokens !== 'number' || !upstreamModel || !takesReasoningEffort(upstreamModel)) return undefined;
-  return effortForBudget(t.budget_tokens);
+function reasoningEffort(body: JsonObject, upstreamModel: string | undefined): string | undefined {
+  if (!upstreamModel || !takesReasoningEffort(upstreamModel)) return undefined;
+  const effort = str(obj(body.output_config).effort);
+  if (effort && Object.hasOwn(CLAUDE_EFFORTS, effort)) return CLAUDE_EFFORTS[effort];
+  const thinking = obj(body.thinking);
+  if (thinking.type === 'enabled' && typeof thinking.budget_tokens === 'number') return effortForBudget(thinking.budget_tokens);
+  return thinking.type === 'adaptive' ? 'medium' : undefined;
 }
 
 /**
@@ -161,7 +168,7 @@ export function openaiRequestFromClaude(body: JsonObject, options: ClaudeToChatO
     stream: body.stream === true ? true : undefined,
     // The usage chunk gives the Claude-format reply its real output count.
     stream_options: body.stream === true ? { include_usage: true } : undefined,
-    reasoning_effort: reasoningEffort(body.thinking, options.upstreamModel),
+    reasoning_effort: reasoningEffort(body, options.upstreamModel),
     tools,
     tool_choice: tools ? convertToolChoice(choice) : undefined,
     parallel_tool_calls: tools && choice.disable_parallel_tool_use === true ? false : undefined,

@@ -236,5 +236,7 @@ export function checkClaudeBody(body: Json): void {
   checkNumber(body, 'temperature');
   checkNumber(body, 'top_p');
   checkNumber(body, 'top_k');
-  if (body.metadata !== undefined && body.metadata !== null && !isObject(body.metadata)) throw bad('metadata: Input should be a valid dictionary');
+  for (const field of ['metadata', 'output_config'] as const) {
+    if (body[field] !== undefined && body[field] !== null && !isObject(body[field])) throw bad(`${field}: Input should be a valid dictionary`);
+  }
 }
