@@ -1,8 +1,8 @@
 /**
  * A fake Anthropic API on 127.0.0.1 speaking the real wire format: `POST /v1/messages` (JSON,
  * or the SSE event stream message_start / content_block_* / message_delta / message_stop with
- * thinking, text and tool_use blocks and cache counts), legacy `POST /v1/complete`, and
- * `GET /v1/models`. Auth by `x-api-key` (or a Bearer token); `anthropic-version` is required
+ * thinking, text and tool_use blocks and cache counts), `POST /v1/messages/count_tokens`,
+ * legacy `POST /v1/complete`, and `GET /v1/models`. Auth by `x-api-key` (or a Bearer token); `anthropic-version` is required
  * as upstream does.
  * Errors use Claude's `{type:"error", error:{type, message}}`.
  *
@@ -101,6 +101,11 @@ function streamEvents(a: Answer, noUsage: boolean): SseOut[] {
   return events;
 }
 
+/** What the fake's count_tokens answers for a body. */
+export function fakeTokenCount(body: Record<string, unknown>): number {
+  return Math.ceil(JSON.stringify([body.messages, body.system ?? null, body.tools ?? null]).length / 4);
+}
+
 export async function startFakeClaude(options: { keys?: string[]; models?: string[] } = {}): Promise<FakeClaude> {
   const queue = new ScriptQueue<RecordedRequest>();
   const server = await startFakeHttpServer((request, res) => claudeError(res, 404, 'not_found_error', `Not found: ${request.method} ${request.path}`));
@@ -167,6 +172,19 @@ export async function startFakeClaude(options: { keys?: string[]; models?: strin
     const errorEvent: SseOut = { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: reply.error?.message ?? 'Overloaded' } } };
     if (body.stream === true) return writeSse(res, reply.events ?? streamEvents(answer, reply.noUsage === true), reply, { errorEvent });
     sendJson(res, 200, reply.body ?? messageBody(answer, reply.noUsage === true));
+  });
+
+  // Token counting: only the fields Anthropic takes (sampling fields are refused); the count
+  // is the characters of the messages, system and tools over four, so tests can predict it.
+  server.route('POST', '/v1/messages/count_tokens', async (request, res) => {
+    if (!admitted(request, res)) return;
+    const body = request.json as Record<string, unknown> | undefined;
+    if (!body || typeof body.model !== 'string') return claudeError(res, 400, 'invalid_request_error', 'model: Field required');
+    const extra = Object.keys(body).find((key) => !['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'mcp_servers', 'context_management'].includes(key));
+    if (extra) return claudeError(res, 400, 'invalid_request_error', `${extra}: Extra inputs are not permitted`);
+    const reply = queue.next(request);
+    if (scriptedFailure(reply, res)) return;
+    sendJson(res, 200, reply.body ?? { input_tokens: fakeTokenCount(body) });
   });
 
   server.route('POST', '/v1/complete', async (request, res) => {

@@ -65,6 +65,36 @@ const BAD_MESSAGES: Array<[string, string]> = [
   ['max_tokens 1e309', '{"model":"claude-3-haiku-20240307","max_tokens":1e309,"messages":[{"role":"user","content":"hi"}]}'],
   ['model as a number', JSON.stringify({ model: 7, max_tokens: 10, messages: [good] })],
   ['model of 300 characters', JSON.stringify({ model: 'c'.repeat(300), max_tokens: 10, messages: [good] })],
+  ['no model', JSON.stringify({ max_tokens: 10, messages: [good] })],
+  ['max_tokens -1', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: -1, messages: [good] })],
+  ['max_tokens 10.5', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10.5, messages: [good] })],
+  ['no messages', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10 })],
+  ['a message that is a string', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: ['hi'] })],
+  ['role "tool"', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'tool', content: 'hi' }] })],
+  ['no role', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ content: 'hi' }] })],
+  ['content as a number', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: 5 }] })],
+  ['a block that is a string', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: ['hi'] }] })],
+  ['an unknown block type', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'video', url: 'x' }] }] })],
+  ['a block without a type', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ text: 'hi' }] }] })],
+  ['a text block with a number', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] })],
+  ['an image without a source', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'image' }] }] })],
+  ['a tool_use whose input is text', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [good, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: '{}' }] }] })],
+  ['a tool_result without tool_use_id', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] })],
+  ['a tool_result with is_error "yes"', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', is_error: 'yes' }] }] })],
+  ['system as a number', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, system: 5, messages: [good] })],
+  ['tools as an object', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, tools: { name: 'f' }, messages: [good] })],
+  ['tool_choice as text', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, tool_choice: 'auto', messages: [good] })],
+  ['thinking without a budget', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, thinking: { type: 'enabled' }, messages: [good] })],
+  ['stop_sequences as text', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, stop_sequences: 'END', messages: [good] })],
+];
+
+/** count_tokens takes a Messages body without sampling fields: the same checks apply. */
+const BAD_COUNT_TOKENS: Array<[string, string]> = [
+  ['no model', JSON.stringify({ messages: [good] })],
+  ['model as a number', JSON.stringify({ model: 7, messages: [good] })],
+  ['messages as a string', JSON.stringify({ model: 'claude-3-haiku-20240307', messages: 'hi' })],
+  ['an unknown block type', JSON.stringify({ model: 'claude-3-haiku-20240307', messages: [{ role: 'user', content: [{ type: 'video' }] }] })],
+  ['not JSON', '{"model":'],
 ];
 
 describeEachDialect('bad relay bodies', (dialect) => {
@@ -108,7 +138,7 @@ describeEachDialect('bad relay bodies', (dialect) => {
         if (shape === 'openai') {
           expect(res.body.error, `${url} ${what}`).toMatchObject({ message: expect.any(String), type: expect.any(String) });
         } else {
-          expect(res.body, `${url} ${what}`).toMatchObject({ type: 'error', error: { type: expect.any(String), message: expect.any(String) } });
+          expect(res.body, `${url} ${what}`).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
         }
         expect(fake.requests.length, `${url} ${what}: no upstream request`).toBe(upstreamBefore);
       }
@@ -130,6 +160,7 @@ describeEachDialect('bad relay bodies', (dialect) => {
 
   it('refuses Claude messages bodies with fields of the wrong type in Claude\'s error shape', async () => {
     await expectRefusedFree('/v1/messages', BAD_MESSAGES, 'claude');
+    await expectRefusedFree('/v1/messages/count_tokens', BAD_COUNT_TOKENS, 'claude');
   });
 
   it('still serves well-typed bodies (null content, content parts, stream false, max_tokens) and bills them', async () => {

@@ -112,8 +112,14 @@ export function openaiErrorBody(error: RelayError, requestId: string): { error: 
   return { error: { message: clientMessage(error, requestId), type: error.type, param: error.param, code: error.code } };
 }
 
+/**
+ * Claude's shape. A request the relay itself refuses as malformed (a local 400) carries
+ * Anthropic's own type for it, `invalid_request_error`, which Claude clients branch on; other
+ * local refusals keep the reference's `new_api_error`, upstream errors their own type.
+ */
 export function claudeErrorBody(error: RelayError, requestId: string): { type: 'error'; error: { type: string; message: string } } {
-  return { type: 'error', error: { type: error.type, message: clientMessage(error, requestId) } };
+  const type = error.local && error.status === 400 && error.type === 'new_api_error' ? 'invalid_request_error' : error.type;
+  return { type: 'error', error: { type, message: clientMessage(error, requestId) } };
 }
 
 /** Google's status names (google.rpc.Code) of the HTTP statuses the relay answers. */

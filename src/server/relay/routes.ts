@@ -13,6 +13,7 @@ import { AppError, MSG } from '../errors';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { claudeErrorBody, geminiErrorBody, internalError, openaiErrorBody, refuse, RelayError } from './errors';
 import { registerGeminiRoutes } from './gemini-routes';
+import { countClaudeTokens } from './claude-count';
 import { REQUEST_ID_HEADER } from './request-id';
 import { assignRequestId, requestIdOf } from './pipeline/request-context';
 import { ENDPOINTS, type ClientFormat, type EndpointSpec } from './pipeline/endpoints';
@@ -257,6 +258,7 @@ export async function registerRelay(server: FastifyInstance, rt: RelayRuntime): 
       v1.get<{ Params: { id: string } }>('/responses/:id', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'GET'));
       v1.delete<{ Params: { id: string } }>('/responses/:id', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'DELETE'));
       v1.get<{ Params: { id: string } }>('/responses/:id/input_items', openai, (request, reply) => storedResponseRoute(rt, request, reply, 'INPUT_ITEMS'));
+      v1.post('/messages/count_tokens', { config: { clientFormat: 'claude' } }, async (request) => countClaudeTokens(rt, request));
       v1.get('/models', openai, async (request) => listModels(rt, await authenticateToken(rt.ctx, rt.auth, request, false)));
       v1.get<{ Params: { model: string } }>('/models/:model', openai, async (request) => {
         await authenticateToken(rt.ctx, rt.auth, request, false);

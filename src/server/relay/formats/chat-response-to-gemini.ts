@@ -4,6 +4,7 @@
  * reason in Gemini's words, and usageMetadata from the normalised usage.
  */
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../providers/common/json';
+import { contentText } from '../providers/common/openai-text';
 import type { Usage } from '../providers/types';
 
 /** stop -> STOP, length -> MAX_TOKENS, content_filter -> SAFETY; Gemini ends a function call with STOP. */
@@ -45,13 +46,6 @@ export function callArgs(text: string): JsonObject {
   return isRecord(parsed) ? parsed : {};
 }
 
-function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => str(obj(part).text) ?? '')
-    .join('');
-}
-
 /** `model` is the name the client asked for; `usage` the answer's normalised usage. */
 export function geminiResponseFromChat(body: unknown, model: string, usage: Usage | undefined): JsonObject {
   const answer = obj(body);
@@ -60,7 +54,7 @@ export function geminiResponseFromChat(body: unknown, model: string, usage: Usag
   const parts: JsonObject[] = [];
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
   if (reasoning) parts.push({ text: reasoning, thought: true });
-  const text = messageText(message.content);
+  const text = contentText(message.content, '');
   if (text) parts.push({ text });
   for (const raw of arr(message.tool_calls)) {
     const fn = obj(obj(raw).function);

@@ -1,5 +1,6 @@
 /** OpenAI chat completion -> Claude `message` (reference §4.5), for `/v1/messages` callers. */
 import { type JsonObject, arr, isRecord, obj, parseJson, str } from '../providers/common/json';
+import { contentText } from '../providers/common/openai-text';
 import { usageFromOpenAI } from '../providers/common/usage';
 import type { Usage } from '../providers/types';
 import { claudeStopReason } from './claude-stop-reason';
@@ -17,13 +18,6 @@ export function claudeUsageBody(usage: Usage | undefined): JsonObject {
   return body;
 }
 
-function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => str(obj(part).text) ?? '')
-    .join('');
-}
-
 /** `model` is the name the client asked for. */
 export function claudeMessageFromOpenAI(body: unknown, model: string): JsonObject {
   const answer = obj(body);
@@ -32,7 +26,7 @@ export function claudeMessageFromOpenAI(body: unknown, model: string): JsonObjec
   const content: JsonObject[] = [];
   const reasoning = str(message.reasoning_content) ?? str(message.reasoning);
   if (reasoning) content.push({ type: 'thinking', thinking: reasoning, signature: '' });
-  const text = messageText(message.content);
+  const text = contentText(message.content, '');
   if (text) content.push({ type: 'text', text });
   for (const raw of arr(message.tool_calls)) {
     const call = obj(raw);

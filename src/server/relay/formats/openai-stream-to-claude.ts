@@ -29,6 +29,8 @@ export class ClaudeStreamFromOpenAI extends ChatStreamWrapper {
   private open: OpenBlock | undefined;
   private index = -1;
   private stopReason: string | undefined;
+  /** A tool call was passed on: the turn ends in tool use whatever finish reason came (as answers do). */
+  private sawTool = false;
 
   constructor(
     inner: StreamConverter,
@@ -40,7 +42,8 @@ export class ClaudeStreamFromOpenAI extends ChatStreamWrapper {
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
     const step = this.inner.finish(fallbackUsage);
     const out: SseEvent[] = [...this.ensureStarted(''), ...this.closeBlock()];
-    out.push(event('message_delta', { delta: { stop_reason: this.stopReason ?? 'end_turn', stop_sequence: null }, usage: claudeUsageBody(step.usage) }));
+    const stopReason = this.sawTool ? 'tool_use' : (this.stopReason ?? 'end_turn');
+    out.push(event('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage: claudeUsageBody(step.usage) }));
     out.push(event('message_stop', {}));
     return { ...step, out };
   }
@@ -70,6 +73,7 @@ export class ClaudeStreamFromOpenAI extends ChatStreamWrapper {
     const out: SseEvent[] = [];
     const sameCall = this.open?.kind === 'tool' && this.open.toolIndex === toolIndex;
     if (!sameCall) {
+      this.sawTool = true;
       out.push(...this.closeBlock());
       this.index += 1;
       this.open = { kind: 'tool', toolIndex };

@@ -58,7 +58,7 @@ interface ProviderInput {
 function providerInput(rt: RelayRuntime, provider: Provider, call: RelayCall, upstreamModel: string): ProviderInput {
   if (call.mode === 'responses') return responsesInput(rt, provider, call);
   if (call.mode === 'messages') {
-    return provider.modes.has('messages') ? { mode: call.mode, body: call.body, viaChat: false } : { mode: 'chat', body: openaiRequestFromClaude(call.body), viaChat: true };
+    return provider.modes.has('messages') ? { mode: call.mode, body: call.body, viaChat: false } : { mode: 'chat', body: openaiRequestFromClaude(call.body, { upstreamModel }), viaChat: true };
   }
   if ((call.mode === 'gemini' || call.mode === 'gemini-embeddings') && !provider.modes.has(call.mode)) {
     try {

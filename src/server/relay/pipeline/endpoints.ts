@@ -13,6 +13,7 @@
  */
 import type { RelayMode } from '../providers/types';
 import { refuse, RelayError } from '../errors';
+import { checkClaudeBody } from './claude-checks';
 
 export type ClientFormat = 'openai' | 'claude' | 'gemini';
 
@@ -336,10 +337,19 @@ export const ENDPOINTS = {
     mode: 'messages',
     clientFormat: 'claude',
     validate(body) {
-      checkMessages(body.messages, 'invalid_request');
       requireModel(body, 'field model is required', 'invalid_request');
+      checkClaudeBody(body);
       checkStream(body, 'invalid_request');
       checkTokenLimit(body, 'max_tokens', 'invalid_request');
+    },
+  },
+  /** /v1/messages/count_tokens: a Messages body without sampling; answered without billing. */
+  countClaudeTokens: {
+    mode: 'messages',
+    clientFormat: 'claude',
+    validate(body) {
+      requireModel(body, 'field model is required', 'invalid_request');
+      checkClaudeBody(body);
     },
   },
 } satisfies Record<string, EndpointSpec>;

@@ -37,7 +37,7 @@ function firstHeader(request: RelayRequest, name: string): string | undefined {
 }
 
 /** Client headers a provider may honour; nothing else (and never the client's credentials) goes on. */
-function clientHeaders(request: RelayRequest): Record<string, string> {
+export function clientHeaders(request: RelayRequest): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of ['anthropic-version', 'anthropic-beta']) {
     const v = firstHeader(request, name);

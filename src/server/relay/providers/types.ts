@@ -222,4 +222,9 @@ export interface Provider {
    * query: limit, after, order).
    */
   storedResponseRequest?(method: 'GET' | 'DELETE', id: string, target: Target, inputItems?: Record<string, string>): UpstreamRequest;
+  /**
+   * The upstream's own prompt count for a Claude Messages body (`/v1/messages/count_tokens`),
+   * for providers that have one; its answer is `{input_tokens}`.
+   */
+  countTokensRequest?(body: Record<string, unknown>, target: Target): UpstreamRequest;
 }

@@ -4,6 +4,7 @@
  */
 import { parseDataUrl } from '../common/data-url';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
+import { contentText } from '../common/openai-text';
 import { ProviderRequestError } from '../types';
 
 type Block = JsonObject;
@@ -29,6 +30,14 @@ function fileBlock(part: JsonObject): Block {
   return { type: 'document', source: { type: 'base64', media_type: inline.mediaType, data: inline.data } };
 }
 
+/**
+ * A part's `cache_control` (clients that know Claude put Anthropic's prompt-caching mark on
+ * chat parts) stays on its block: Claude upstreams honour it.
+ */
+function withCacheControl(block: Block, part: JsonObject): Block {
+  return isRecord(part.cache_control) ? { ...block, cache_control: part.cache_control } : block;
+}
+
 /** OpenAI content parts -> Claude blocks (text, image, document). */
 export function claudeBlocks(content: unknown): Block[] {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
@@ -37,15 +46,15 @@ export function claudeBlocks(content: unknown): Block[] {
     const part = obj(raw);
     switch (part.type) {
       case 'text':
-        if (str(part.text)) blocks.push({ type: 'text', text: part.text });
+        if (str(part.text)) blocks.push(withCacheControl({ type: 'text', text: part.text }, part));
         break;
       case 'image_url': {
         const url = typeof part.image_url === 'string' ? part.image_url : str(obj(part.image_url).url);
-        if (url) blocks.push(imageBlock(url));
+        if (url) blocks.push(withCacheControl(imageBlock(url), part));
         break;
       }
       case 'file':
-        blocks.push(fileBlock(part));
+        blocks.push(withCacheControl(fileBlock(part), part));
         break;
       default:
         throw new ProviderRequestError(`content type ${String(part.type)} is not supported by Claude`, 'invalid_request');
@@ -71,14 +80,6 @@ function toolResultContent(content: unknown): string | Block[] {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return claudeBlocks(content);
   return content === undefined || content === null ? '' : JSON.stringify(content);
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => str(obj(part).text) ?? '')
-    .filter(Boolean)
-    .join('\n');
 }
 
 /**
@@ -107,7 +108,7 @@ function convertMessages(messages: JsonObject[]): { system?: string; messages: C
   for (const message of messages) {
     const role = message.role;
     if (role === 'system' || role === 'developer') {
-      const text = textOf(message.content);
+      const text = contentText(message.content);
       if (text) system.push(text);
       continue;
     }

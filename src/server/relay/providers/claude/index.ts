@@ -4,6 +4,7 @@
  */
 import { parseUpstreamError } from '../common/errors';
 import type { JsonObject } from '../common/json';
+import { budgetForEffort } from '../common/reasoning';
 import { applyStreamFlag } from '../common/stream-flag';
 import { joinUrl } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
@@ -11,9 +12,9 @@ import { claudeRequestFromOpenAI } from './chat-request';
 import { openaiResponseFromClaude } from './chat-response';
 import { ClaudeToOpenAIStream } from './chat-stream';
 import { LegacyClaudeStream, legacyBody, parseLegacyResponse } from './legacy';
-import { ClaudePassThroughStream, nativeClaudeBody, parseNativeResponse } from './messages';
-import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, isLegacyClaudeModel, messagesUrl } from './meta';
-import { defaultMaxTokens, enableThinking, thinkingPlan } from './thinking';
+import { ClaudePassThroughStream, countTokensBody, nativeClaudeBody, parseNativeResponse } from './messages';
+import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, countTokensUrl, isLegacyClaudeModel, messagesUrl } from './meta';
+import { defaultMaxTokens, enableThinking, enableThinkingBudget, supportsThinking, thinkingPlan } from './thinking';
 
 const MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);
 
@@ -39,7 +40,9 @@ export const claudeProvider: Provider = {
     if (mode === 'messages') return request(messagesUrl(target), nativeClaudeBody(body, { model, requestModel: target.requestModel, adapt, options: target.options }));
     if (isLegacyClaudeModel(model)) return request(completeUrl(target), legacyBody(body, model));
     const json = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: defaultMaxTokens(target.options, target.requestModel) });
+    const budget = budgetForEffort(body.reasoning_effort);
     if (adapt) enableThinking(json, target.options);
+    else if (budget !== undefined && supportsThinking(model)) enableThinkingBudget(json, budget);
     return request(messagesUrl(target), json);
   },
 
@@ -57,6 +60,11 @@ export const claudeProvider: Provider = {
   },
 
   parseError: parseUpstreamError,
+
+  countTokensRequest(body, target) {
+    const { model } = thinkingPlan(target.upstreamModel, target.options);
+    return { url: countTokensUrl(target), method: 'POST', headers: claudeHeaders(target, false), body: JSON.stringify(countTokensBody(body, model)), model };
+  },
 
   modelsRequest(target) {
     return {

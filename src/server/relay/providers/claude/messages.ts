@@ -24,6 +24,16 @@ export function nativeClaudeBody(body: JsonObject, args: { model: string; reques
   return out;
 }
 
+/** The fields Anthropic's count_tokens takes (it refuses sampling fields such as max_tokens). */
+const COUNT_FIELDS = ['messages', 'system', 'tools', 'tool_choice', 'thinking', 'mcp_servers', 'context_management'] as const;
+
+/** A Messages body cut down to what count_tokens accepts, for `model`. */
+export function countTokensBody(body: JsonObject, model: string): JsonObject {
+  const out: JsonObject = { model };
+  for (const field of COUNT_FIELDS) if (body[field] !== undefined && body[field] !== null) out[field] = body[field];
+  return out;
+}
+
 /** Text of Claude content blocks (answers) for local counting. */
 function blocksText(content: unknown): string {
   let text = '';

@@ -16,6 +16,10 @@ export function messagesUrl(target: Target): string {
   return joinUrl(target.baseUrl, '/v1/messages');
 }
 
+export function countTokensUrl(target: Target): string {
+  return joinUrl(target.baseUrl, '/v1/messages/count_tokens');
+}
+
 export function completeUrl(target: Target): string {
   return joinUrl(target.baseUrl, '/v1/complete');
 }

@@ -38,7 +38,28 @@ export function thinkingPlan(model: string, options: ProviderOptions): { model: 
 export function enableThinking(body: JsonObject, options: ProviderOptions): void {
   const maxTokens = Math.max(typeof body.max_tokens === 'number' ? body.max_tokens : 0, THINKING_MIN_MAX_TOKENS);
   const share = options.claudeThinkingBudgetPercentage;
-  const budget = Math.min(maxTokens - 1, Math.max(MIN_BUDGET_TOKENS, Math.floor(maxTokens * share)));
+  setThinking(body, Math.min(maxTokens - 1, Math.max(MIN_BUDGET_TOKENS, Math.floor(maxTokens * share))), maxTokens);
+}
+
+/**
+ * Models with extended thinking (3.7 Sonnet and the 4 families on): a `reasoning_effort` sent
+ * for an older model is left out rather than turned into a request Claude refuses.
+ */
+export function supportsThinking(model: string): boolean {
+  return /^claude-(3-7-|(sonnet|opus|haiku)-([4-9]|\d{2}))/.test(model);
+}
+
+/**
+ * Extended thinking with a given budget (an OpenAI client's `reasoning_effort`): max_tokens
+ * grows where needed so the answer keeps the adapter's room beside the budget.
+ */
+export function enableThinkingBudget(body: JsonObject, budget: number): void {
+  const asked = typeof body.max_tokens === 'number' ? body.max_tokens : 0;
+  const thinkingBudget = Math.max(MIN_BUDGET_TOKENS, budget);
+  setThinking(body, thinkingBudget, Math.max(asked, thinkingBudget + THINKING_MIN_MAX_TOKENS));
+}
+
+function setThinking(body: JsonObject, budget: number, maxTokens: number): void {
   body.max_tokens = maxTokens;
   body.thinking = { type: 'enabled', budget_tokens: budget };
   body.temperature = 1;

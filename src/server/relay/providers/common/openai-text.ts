@@ -1,4 +1,4 @@
-/** The generated text inside OpenAI answers, for local token counting when usage is missing. */
+/** Text inside OpenAI-shaped messages: of answers (local token counting) and of any content value (conversions). */
 import { arr, isRecord, obj, str } from './json';
 
 /** Content, reasoning and tool-call names/arguments of one message or delta. */
@@ -22,4 +22,17 @@ export function choicesText(body: unknown): string {
     else text += str(choice.text) ?? '';
   }
   return text;
+}
+
+/**
+ * The text of a message's content, for every conversion: a string as it is, or the `text` of
+ * its parts (OpenAI content parts and Claude blocks alike) joined by `separator` — newlines
+ * for prompts (system texts, tool results), nothing for answers.
+ */
+export function contentText(content: unknown, separator = '\n'): string {
+  if (typeof content === 'string') return content;
+  return arr(content)
+    .map((part) => str(obj(part).text) ?? '')
+    .filter(Boolean)
+    .join(separator);
 }

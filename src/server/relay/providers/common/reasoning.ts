@@ -27,3 +27,30 @@ export function splitEffortSuffix(model: string): { model: string; effort?: Reas
 export function takesDeveloperRole(model: string): boolean {
   return model === 'o1' || model.startsWith('o1-2024-12-17') || /^o[34]/.test(model);
 }
+
+/**
+ * Thinking budgets and efforts, one scale for every family: Claude's `budget_tokens` becomes
+ * OpenAI's `reasoning_effort` (below 4096 low, below 16384 medium, else high), and an effort
+ * becomes a budget for Claude and Gemini (the bottom of each band: 1024, 4096, 16384).
+ */
+const EFFORT_BUDGETS: Record<ReasoningEffort, number> = { low: 1024, medium: 4096, high: 16384 };
+
+export function effortForBudget(budget: number): ReasoningEffort {
+  if (budget < EFFORT_BUDGETS.medium) return 'low';
+  return budget < EFFORT_BUDGETS.high ? 'medium' : 'high';
+}
+
+export function budgetForEffort(effort: unknown): number | undefined {
+  return typeof effort === 'string' && Object.hasOwn(EFFORT_BUDGETS, effort) ? EFFORT_BUDGETS[effort as ReasoningEffort] : undefined;
+}
+
+/**
+ * Models that take `reasoning_effort` in a chat request: OpenAI's o-series and gpt-5 (not its
+ * chat variant), xAI's grok-3-mini, and Gemini's thinking models (2.5 and later), whose chat
+ * conversion turns it into a thinking budget. Others refuse the field.
+ */
+export function takesReasoningEffort(model: string): boolean {
+  if (isReasoningModel(model)) return true;
+  if (/^gpt-5(?!.*-chat)/.test(model)) return true;
+  return /^gemini-(2\.5|[3-9])/.test(model);
+}

@@ -1,6 +1,8 @@
 /** OpenAI chat request -> Gemini generateContent request (reference §4.6). */
 import { isHttpUrl, mediaTypeFromUrl, parseDataUrl } from '../common/data-url';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
+import { contentText } from '../common/openai-text';
+import { budgetForEffort } from '../common/reasoning';
 import { ProviderRequestError, type ProviderOptions } from '../types';
 import { safetySettings } from './meta';
 import { cleanSchema } from './schema';
@@ -63,14 +65,6 @@ function contentParts(content: unknown, maxImages: number): Part[] {
   return parts;
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return arr(content)
-    .map((part) => str(obj(part).text) ?? '')
-    .filter(Boolean)
-    .join('\n');
-}
-
 function convertMessages(messages: unknown[], maxImages: number): { system?: string; contents: Content[] } {
   const system: string[] = [];
   const contents: Content[] = [];
@@ -80,13 +74,13 @@ function convertMessages(messages: unknown[], maxImages: number): { system?: str
     const message = obj(raw);
     const role = str(message.role) ?? 'user';
     if (role === 'system' || role === 'developer') {
-      const text = textOf(message.content);
+      const text = contentText(message.content);
       if (text) system.push(text);
       continue;
     }
     if (role === 'tool' || role === 'function') {
       const name = str(message.name) || callNames.get(str(message.tool_call_id) ?? '') || '';
-      const text = typeof message.content === 'string' ? message.content : textOf(message.content);
+      const text = contentText(message.content);
       const parsed = parseJson(text);
       const part: Part = { functionResponse: { name, response: { name, content: isRecord(parsed) ? parsed : text } } };
       const last = contents[contents.length - 1];
@@ -146,6 +140,7 @@ function generationConfig(body: JsonObject): JsonObject | undefined {
   // A max_tokens of 0 means unset (the reference's omitempty): max_completion_tokens is used then.
   const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? body.max_tokens : body.max_completion_tokens;
   const stop = typeof body.stop === 'string' ? [body.stop] : arr(body.stop).filter((s) => typeof s === 'string');
+  const budget = budgetForEffort(body.reasoning_effort);
   const config = compact({
     temperature: typeof body.temperature === 'number' ? body.temperature : undefined,
     topP: typeof body.top_p === 'number' ? body.top_p : undefined,
@@ -155,6 +150,9 @@ function generationConfig(body: JsonObject): JsonObject | undefined {
     stopSequences: stop.length > 0 ? stop : undefined,
     responseMimeType: format.type === 'json_object' || format.type === 'json_schema' ? 'application/json' : undefined,
     responseSchema: format.type === 'json_schema' && isRecord(obj(format.json_schema).schema) ? cleanSchema(obj(format.json_schema).schema) : undefined,
+    // OpenAI's reasoning control (also what a Claude request's thinking budget becomes): the
+    // thoughts are asked back so they reach the client as reasoning.
+    thinkingConfig: budget !== undefined ? { thinkingBudget: budget, includeThoughts: true } : undefined,
   });
   return Object.keys(config).length > 0 ? config : undefined;
 }
