@@ -10,7 +10,6 @@
  */
 import type { RelayChannel } from './channels/channel-index';
 import { providerForChannelType } from './providers';
-import type { Target } from './providers/types';
 import type { RelayRuntime } from './runtime';
 import { UpstreamAbort } from './upstream/abort';
 import { parseJsonBody } from './pipeline/body';
@@ -22,6 +21,7 @@ import { clientHeaders } from './pipeline/relay';
 import { promptTokensFor } from './pipeline/token-count';
 import { authenticateToken } from './pipeline/token-auth';
 import { ERROR_BODY_LIMIT } from './pipeline/upstream-body';
+import { channelTarget } from './pipeline/target';
 
 /** A count is a quick question: a slow upstream is not waited for beyond this. */
 const UPSTREAM_COUNT_TIMEOUT_MS = 15_000;
@@ -44,19 +44,7 @@ async function upstreamCount(rt: RelayRuntime, channel: RelayChannel, model: str
   const provider = providerForChannelType(channel.type);
   if (!provider?.countTokensRequest || channel.modelMapping === null) return undefined;
   const { upstreamModel } = mapModel(channel, model);
-  // The same view of the channel an attempt gives its provider (attempt.ts).
-  const target: Target = {
-    channelType: channel.type,
-    baseUrl: channel.baseUrl,
-    key: channel.key,
-    requestModel: model,
-    upstreamModel,
-    other: channel.other,
-    setting: channel.setting,
-    options: rt.providerOptions(),
-    clientHeaders: clientHeaders(request),
-    ...(channel.organization ? { organization: channel.organization } : {}),
-  };
+  const target = channelTarget(rt, channel, model, upstreamModel, { headers: clientHeaders(request) });
   const up = provider.countTokensRequest(body, target);
   const controller = new UpstreamAbort();
   const timer = setTimeout(() => controller.abort(), UPSTREAM_COUNT_TIMEOUT_MS);

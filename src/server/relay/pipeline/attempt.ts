@@ -24,6 +24,7 @@ import { JsonArrayFraming } from '../stream/json-array';
 import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
 import { responsesInput, type ResponsesBridge } from '../responses/exchange';
+import { channelTarget } from './target';
 
 const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech', 'responses']);
 
@@ -116,19 +117,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
   const provider = providerForChannelType(channel.type);
   if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const { upstreamModel, mapped } = mapModel(channel, call.model);
-  const target: Target = {
-    channelType: channel.type,
-    baseUrl: channel.baseUrl,
-    key: channel.key,
-    requestModel: call.model,
-    upstreamModel,
-    other: channel.other,
-    setting: channel.setting,
-    options: rt.providerOptions(),
-    clientQuery: call.clientQuery,
-    clientHeaders: call.clientHeaders,
-    ...(channel.organization ? { organization: channel.organization } : {}),
-  };
+  const target = channelTarget(rt, channel, call.model, upstreamModel, { query: call.clientQuery, headers: call.clientHeaders });
   const input = providerInput(rt, provider, call, upstreamModel);
   // The client's bytes may go upstream only where nothing is to be merged into the body.
   if (call.rawBody && input.mode === call.mode && input.body === call.body && !channel.paramOverride) target.rawBody = call.rawBody;

@@ -12,10 +12,10 @@ import { authenticateToken } from '../pipeline/token-auth';
 import { ERROR_BODY_LIMIT, headerValue } from '../pipeline/upstream-body';
 import { providerForChannelType } from '../providers';
 import { type JsonObject, isRecord } from '../providers/common/json';
-import type { Target } from '../providers/types';
 import type { RelayRuntime } from '../runtime';
 import { UpstreamAbort } from '../upstream/abort';
 import { responsesStore, type StoredResponse } from './store';
+import { channelTarget } from '../pipeline/target';
 
 /** A stored Response is one JSON object; an answer beyond this is not one we relay. */
 const STORED_ANSWER_LIMIT = 64 * 1024 * 1024;
@@ -91,17 +91,7 @@ async function atUpstream(rt: RelayRuntime, stored: StoredResponse, action: Stor
   const channel = rt.channels.byId(stored.channelId);
   const provider = channel ? providerForChannelType(channel.type) : undefined;
   if (!channel || !provider?.storedResponseRequest) throw notFound(stored.id);
-  const target: Target = {
-    channelType: channel.type,
-    baseUrl: channel.baseUrl,
-    key: channel.key,
-    requestModel: stored.model,
-    upstreamModel: channel.modelMapping === null ? stored.model : mapModel(channel, stored.model).upstreamModel,
-    other: channel.other,
-    setting: channel.setting,
-    options: rt.providerOptions(),
-    ...(channel.organization ? { organization: channel.organization } : {}),
-  };
+  const target = channelTarget(rt, channel, stored.model, channel.modelMapping === null ? stored.model : mapModel(channel, stored.model).upstreamModel);
   const up = provider.storedResponseRequest(action === 'DELETE' ? 'DELETE' : 'GET', stored.id, target, inputItems);
   const signal = new UpstreamAbort();
   const timeout = rt.ctx.config.relayTimeoutSeconds;

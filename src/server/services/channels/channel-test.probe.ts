@@ -9,9 +9,10 @@ import type { RelayChannel } from '../../relay/channels/channel-index';
 import { fromUpstream, refuse, RelayError, transportError } from '../../relay/errors';
 import { mapModel } from '../../relay/pipeline/attempt';
 import { providerForChannelType } from '../../relay/providers';
-import { ProviderRequestError, type RelayMode, type Target, type Usage } from '../../relay/providers/types';
+import { ProviderRequestError, type RelayMode, type Usage } from '../../relay/providers/types';
 import type { RelayRuntime } from '../../relay/runtime';
 import { UpstreamAbort } from '../../relay/upstream/abort';
+import { channelTarget } from '../../relay/pipeline/target';
 
 /** A test never waits longer than this unless RELAY_TIMEOUT says otherwise (a hung upstream must not stall "test all"). */
 export const TEST_TIMEOUT_MS = 60_000;
@@ -59,17 +60,7 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
   const mode: RelayMode = isEmbeddingModel(model, channel.type) ? 'embeddings' : 'chat';
   if (!provider.modes.has(mode)) throw refuse(400, `${mode} is not supported by this channel`, 'convert_request_failed');
   const { upstreamModel } = mapModel(channel, model);
-  const target: Target = {
-    channelType: channel.type,
-    baseUrl: channel.baseUrl,
-    key: channel.key,
-    requestModel: model,
-    upstreamModel,
-    other: channel.other,
-    setting: channel.setting,
-    options: rt.providerOptions(),
-    ...(channel.organization ? { organization: channel.organization } : {}),
-  };
+  const target = channelTarget(rt, channel, model, upstreamModel);
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
   const signal = new UpstreamAbort();
   // In AbortSignal.timeout's words, which the console shows as the test's failure.
