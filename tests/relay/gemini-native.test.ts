@@ -196,6 +196,16 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
     expect(calls).toEqual([{ id: 'toolu_1', name: 'get_weather', args: { city: 'Oslo' } }]);
   });
 
+  it('Claude channel: a thinking budget becomes Claude extended thinking', async () => {
+    claude.script({ reasoning: 'let me think', text: 'thought it through', usage: { prompt: 20, completion: 9 } });
+    const res = await ai.models.generateContent({ model: CLAUDE, contents: 'think first', config: { maxOutputTokens: 2000, thinkingConfig: { thinkingBudget: 20000, includeThoughts: true } } });
+    expect(res.text).toBe('thought it through');
+    const upstream = JSON.parse(claude.requests.at(-1)!.body) as { thinking?: { type: string; budget_tokens: number }; max_tokens: number };
+    expect(upstream.thinking).toMatchObject({ type: 'enabled' });
+    expect(upstream.thinking!.budget_tokens).toBeGreaterThanOrEqual(1024);
+    expect(upstream.max_tokens).toBeGreaterThan(upstream.thinking!.budget_tokens);
+  });
+
   it('streamGenerateContent without alt=sse answers one JSON array', async () => {
     const post = (model: string) =>
       fetch(`${b.s.url}/v1beta/models/${model}:streamGenerateContent`, { method: 'POST', headers: { 'x-goog-api-key': b.token.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }) });

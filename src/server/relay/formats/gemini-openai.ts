@@ -5,7 +5,8 @@
  * as claude-openai.ts does for /v1/messages.
  */
 import type { JsonObject } from '../providers/common/json';
-import { isReasoningModel, splitEffortSuffix } from '../providers/common/reasoning';
+import { splitEffortSuffix, takesReasoningEffort } from '../providers/common/reasoning';
+import { supportsThinking } from '../providers/claude/thinking';
 import type { RelayMode, StreamConverter, Usage } from '../providers/types';
 import { geminiResponseFromChat } from './chat-response-to-gemini';
 import { GeminiStreamFromChat } from './chat-stream-to-gemini';
@@ -42,7 +43,11 @@ export function geminiViaOpenAI(mode: 'gemini' | 'gemini-embeddings', body: Json
       },
     };
   }
-  const reasoningEffort = isReasoningModel(splitEffortSuffix(args.upstreamModel).model);
+  // A thinking budget becomes reasoning_effort where the upstream model takes one: OpenAI's
+  // reasoning models, and Claude's extended-thinking models (the Claude provider turns the
+  // effort back into a thinking budget).
+  const upstream = splitEffortSuffix(args.upstreamModel).model;
+  const reasoningEffort = takesReasoningEffort(upstream) || supportsThinking(upstream);
   return {
     mode: 'chat',
     body: chatRequestFromGemini(body, { model: args.model, stream: args.stream, reasoningEffort }),

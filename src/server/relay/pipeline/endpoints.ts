@@ -372,9 +372,15 @@ function tokenLimit(value: unknown): number {
 }
 
 /**
- * The larger of max_tokens and max_completion_tokens (0 when neither is set). Endpoints
+ * The larger of max_tokens and max_completion_tokens, else the Responses API's
+ * max_output_tokens or Gemini's generationConfig.maxOutputTokens (0 when none is set). Endpoints
  * that do not check them (embeddings, images) cannot make the estimate infinite either.
  */
 export function maxTokensOf(body: Record<string, unknown>): number {
-  return Math.max(tokenLimit(body.max_tokens), tokenLimit(body.max_completion_tokens));
+  const max = Math.max(tokenLimit(body.max_tokens), tokenLimit(body.max_completion_tokens));
+  if (max > 0) return max;
+  // The Responses API's and Gemini's own names for it.
+  if (body.max_output_tokens !== undefined) return tokenLimit(body.max_output_tokens);
+  const generation = body.generationConfig;
+  return generation !== null && typeof generation === 'object' ? tokenLimit((generation as { maxOutputTokens?: unknown }).maxOutputTokens) : 0;
 }
