@@ -2,7 +2,7 @@
  * The Vercel AI SDK (`ai` with `@ai-sdk/openai`) through the gateway (issue #14): `streamText`
  * with a tool the SDK executes itself, over chat completions (`openai.chat`) and over the
  * Responses API (`openai.responses`), against an OpenAI channel (chat: as is; Responses: passed
- * through) and a Claude channel (converted). The fake upstream asks for the tool, then answers
+ * through), a Claude channel and a Gemini channel (both converted). The fake upstream asks for the tool, then answers
  * with the tool's result in hand; the SDK's own text and the billed quota are checked.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,26 +11,30 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeClaude, type FakeClaude } from '../fakes/claude';
+import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
 import { startBench, type Bench } from './harness';
 import { balances, seedChannel } from './seed';
 
 const GPT = 'gpt-4o-mini';
 const CLAUDE = 'claude-3-7-sonnet-20250219';
+const GEMINI = 'gemini-2.0-flash';
 
 describeEachDialect('Vercel AI SDK streamText with a tool', (dialect) => {
   let openai: FakeOpenAI;
   let claude: FakeClaude;
+  let gemini: FakeGemini;
   let b: Bench;
 
   beforeAll(async () => {
-    [openai, claude] = await Promise.all([startFakeOpenAI(), startFakeClaude()]);
+    [openai, claude, gemini] = await Promise.all([startFakeOpenAI(), startFakeClaude(), startFakeGemini()]);
     b = await startBench(dialect);
+    await seedChannel(b.s, { type: 24, base_url: gemini.url, key: 'gm-fake-good', models: GEMINI });
     await seedChannel(b.s, { type: 1, base_url: openai.url, models: GPT });
     await seedChannel(b.s, { type: 14, base_url: claude.url, key: 'sk-ant-fake-good', models: CLAUDE });
   });
   afterAll(async () => {
     await b?.close();
-    await Promise.all([openai?.close(), claude?.close()]);
+    await Promise.all([openai?.close(), claude?.close(), gemini?.close()]);
   });
 
   /** Runs a two-step streamText whose tool the SDK runs; answers the text and what the tool saw. */
@@ -88,6 +92,17 @@ describeEachDialect('Vercel AI SDK streamText with a tool', (dialect) => {
       const body = JSON.parse(second.body) as { messages: { role: string; content: unknown }[] };
       expect(JSON.stringify(body.messages.at(-1))).toContain('tool_result');
       expect(JSON.stringify(body.messages.at(-1))).toContain('sunny, 21');
+    });
+
+    it(`Gemini channel over ${api}: converted both ways, tool round trip included`, async () => {
+      gemini.script({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } }, { text: 'Sunny, says Gemini.', usage: { prompt: 360, completion: 6 } });
+      const out = await run(api, GEMINI);
+      expect(out.toolInputs).toEqual([{ city: 'Paris' }]);
+      expect(out.text).toBe('Sunny, says Gemini.');
+      expect(out.logs).toBe(2);
+      const second = JSON.stringify(JSON.parse(gemini.requests.at(-1)!.body));
+      expect(second).toContain('functionResponse');
+      expect(second).toContain('sunny, 21');
     });
   }
 });
