@@ -19,7 +19,8 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import OpenAI from 'openai';
+import OpenAI, { type ClientOptions } from 'openai';
+import { Agent } from 'undici';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { ApiClient } from '../helpers/server';
@@ -115,9 +116,12 @@ function chatOnNewConnection(url: string, apiKey: string): Promise<number> {
 
 /** 40 clients of the OpenAI SDK, half of them streaming, until `stop()`; answers how many succeeded. */
 function load(url: string, apiKey: string): { stop: () => Promise<number> } {
+  // Connections of its own: the process-wide pool would hand this load the keep-alive
+  // connections of an earlier one (all on the worker that lived through a kill, say).
+  const agent = new Agent();
   // A connection the primary was handing to a worker at the instant it was killed is never
   // answered (Node's cluster keeps its copy open): such a request ends by this timeout.
-  const client = new OpenAI({ apiKey, baseURL: `${url}/v1`, maxRetries: 0, timeout: 15_000 });
+  const client = new OpenAI({ apiKey, baseURL: `${url}/v1`, maxRetries: 0, timeout: 15_000, fetchOptions: { dispatcher: agent } as unknown as ClientOptions['fetchOptions'] });
   let stopping = false;
   let ok = 0;
   const clients = Array.from({ length: 40 }, async (_, n) => {
@@ -139,6 +143,7 @@ function load(url: string, apiKey: string): { stop: () => Promise<number> } {
     stop: async () => {
       stopping = true;
       await Promise.all(clients);
+      await agent.close();
       return ok;
     },
   };
