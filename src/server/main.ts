@@ -6,6 +6,7 @@
 import cluster from 'node:cluster';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config';
 import { buildApp } from './app';
 import { runPrimary } from './cluster/primary';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   // worker starts, so all of them sign cookies with the same one.
   const config = loadConfig();
   if (cluster.isPrimary && config.workers > 1) {
-    runPrimary(config);
+    runPrimary(config, fileURLToPath(import.meta.url));
     return;
   }
   const app = await buildApp(config);
@@ -45,8 +46,6 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  // A worker whose primary is gone (killed) would serve on unsupervised: it drains and stops.
-  if (cluster.isWorker) process.on('disconnect', () => stop('cluster primary gone'));
 }
 
 main().catch((err: unknown) => {

@@ -42,7 +42,13 @@ interface Slot {
   quickDeaths: number;
 }
 
-export function runPrimary(config: Config): void {
+/**
+ * `main`: the server's entry module (the bundle, or the source under tsx), which the workers
+ * run; not the script that started this process (`npm start`'s build check need not run again).
+ */
+export function runPrimary(config: Config, main: string): void {
+  // The workers inherit this process's Node flags (tsx's loader when run from source).
+  cluster.setupPrimary({ exec: main });
   const slots = new Map<number, Slot>();
   const codes = new MemoryCodeStore();
   let stopping = false;
