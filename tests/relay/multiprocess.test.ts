@@ -12,16 +12,18 @@
  * - Both workers serve a concurrent load (each one's row in `ledger_checkpoints`, keyed by its
  *   node name, moves), and after SIGTERM to the primary every worker drains: no reservation
  *   open, Σ consume logs = used_quota of user, token and channel, quota + used = initial.
+ *
+ * With TEST_REDIS_URL the change signals are also checked with Redis configured (SQLite).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI, { type ClientOptions } from 'openai';
 import { Agent } from 'undici';
-import { createTestDatabase, describeEachDialect, type TestDatabase } from '../helpers/dialects';
+import { createTestDatabase, describeEachDialect, DIALECTS, type DialectCase, type TestDatabase } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { ApiClient } from '../helpers/server';
 import { freePort } from '../helpers/ports';
@@ -33,6 +35,7 @@ import { abilityRowsFor } from '../../src/server/services/channels/abilities.syn
 const USER_QUOTA = 500_000_000;
 const PASSWORD = 'cluster-test-password-1';
 const NODE = 'mp';
+const redisUrl = process.env.TEST_REDIS_URL;
 
 interface LogLine {
   pid?: number;
@@ -149,7 +152,11 @@ function load(url: string, apiKey: string): { stop: () => Promise<number> } {
   };
 }
 
-describeEachDialect('gateway cluster (WORKERS=2) on one database', (dialect) => {
+/**
+ * The suite on `dialect`; `extraEnv` is added to the cluster's environment. `full`: also the
+ * kill -9 and the load with SIGTERM (without, only the change signals are checked).
+ */
+function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, full: boolean): void {
   let database: TestDatabase;
   let fake: FakeOpenAI;
   let db: Db;
@@ -249,6 +256,7 @@ describeEachDialect('gateway cluster (WORKERS=2) on one database', (dialect) => 
       NODE_NAME: NODE,
       SYNC_FREQUENCY: '60',
       GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+      ...extraEnv,
     });
     const c = cluster;
     await c.waitFor('two listening workers', () => c.workerPids(1).length > 0 && c.workerPids(2).length > 0);
@@ -298,6 +306,8 @@ describeEachDialect('gateway cluster (WORKERS=2) on one database', (dialect) => 
     expect(late, 'requests served more than a second after the token was disabled (ms after)').toEqual([]);
     expect(refusedAfterASecond).toBeGreaterThanOrEqual(6);
   }, 60_000);
+
+  if (!full) return;
 
   it('replaces a worker killed with -9 under load under its node name, which settles what it left; the books balance', async () => {
     const c = cluster!;
@@ -381,4 +391,9 @@ describeEachDialect('gateway cluster (WORKERS=2) on one database', (dialect) => 
     expect(readdirSync(join(database.dataDir, 'ledger')).filter((f) => f.endsWith('.wal'))).toEqual([]);
     expect((await settledByNode()).size).toBe(0);
   }, 120_000);
-});
+}
+
+describeEachDialect('gateway cluster (WORKERS=2) on one database', (dialect) => clusterSuite(dialect, {}, true));
+
+// With Redis the change signals go through Redis (the IPC channel only while it is away).
+describe.skipIf(!redisUrl)('gateway cluster (WORKERS=2) with Redis', () => clusterSuite(DIALECTS[0]!, { REDIS_CONN_STRING: redisUrl ?? '' }, false));
