@@ -6,6 +6,8 @@
  * - A token disabled through the console API (whichever worker takes that call) is refused by
  *   every worker within a second: the change travels over the cluster's IPC channel, where
  *   without it the sibling's auth cache would keep the token for SYNC_FREQUENCY (60 s here).
+ * - A verification code mailed by one worker is accepted by the other (the primary keeps the
+ *   codes without Redis).
  * - kill -9 of one worker under load: the primary starts a replacement with the same index,
  *   hence the same NODE_NAME, which bills what the dead one journaled and refunds what it left
  *   open; the live sibling's reservations are untouched, and the books balance.
@@ -25,6 +27,7 @@ import OpenAI, { type ClientOptions } from 'openai';
 import { Agent } from 'undici';
 import { createTestDatabase, describeEachDialect, DIALECTS, type DialectCase, type TestDatabase } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
+import { startFakeSmtp, type FakeSmtp } from '../fakes/smtp';
 import { ApiClient } from '../helpers/server';
 import { freePort } from '../helpers/ports';
 import { openDatabase, parseDsn, type Db } from '../../src/server/db/connect';
@@ -35,6 +38,7 @@ import { abilityRowsFor } from '../../src/server/services/channels/abilities.syn
 const USER_QUOTA = 500_000_000;
 const PASSWORD = 'cluster-test-password-1';
 const NODE = 'mp';
+const SMTP_ACCOUNT = { user: 'mailer@example.com', pass: 'smtp-secret-pw' };
 const redisUrl = process.env.TEST_REDIS_URL;
 
 interface LogLine {
@@ -103,18 +107,33 @@ class Cluster {
   }
 }
 
-/** One chat request on a connection of its own (so that requests are spread over the workers). */
-function chatOnNewConnection(url: string, apiKey: string): Promise<number> {
-  const body = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+/** One request on a connection of its own: the primary hands connections to the workers in turn. */
+function onNewConnection(url: string, method: string, path: string, payload?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const body = payload === undefined ? '' : JSON.stringify(payload);
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/chat/completions`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}`, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+    const req = request(`${url}${path}`, { method, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown = text;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
       res.on('error', reject);
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** One chat request on a connection of its own (so that requests are spread over the workers). */
+async function chatOnNewConnection(url: string, apiKey: string): Promise<number> {
+  return (await onNewConnection(url, 'POST', '/v1/chat/completions', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, { authorization: `Bearer ${apiKey}` })).status;
 }
 
 /** 40 clients of the OpenAI SDK, half of them streaming, until `stop()`; answers how many succeeded. */
@@ -159,6 +178,7 @@ function load(url: string, apiKey: string): { stop: () => Promise<number> } {
 function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, full: boolean): void {
   let database: TestDatabase;
   let fake: FakeOpenAI;
+  let smtp: FakeSmtp;
   let db: Db;
   let cluster: Cluster | undefined;
   let url: string;
@@ -242,6 +262,22 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     const channel = await k.selectFrom('channels').selectAll().where('name', '=', 'fake').executeTakeFirstOrThrow();
     channelId = channel.id;
     await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
+    // Registration with a mailed verification code (stored before the first start: the
+    // master's seeding never overwrites a stored value).
+    smtp = await startFakeSmtp({ account: SMTP_ACCOUNT });
+    const options: Record<string, string> = {
+      RegisterEnabled: 'true',
+      PasswordRegisterEnabled: 'true',
+      EmailVerificationEnabled: 'true',
+      EmailDomainRestrictionEnabled: 'false',
+      TurnstileCheckEnabled: 'false',
+      SMTPServer: '127.0.0.1',
+      SMTPPort: String(smtp.port),
+      SMTPAccount: SMTP_ACCOUNT.user,
+      SMTPToken: SMTP_ACCOUNT.pass,
+      SMTPFrom: 'noreply@example.com',
+    };
+    await k.insertInto('options').values(Object.entries(options).map(([key, value]) => ({ key, value }))).execute();
 
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -279,6 +315,7 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     }
     await db?.close();
     await fake?.close();
+    await smtp?.close();
     await database?.drop();
   });
 
@@ -305,6 +342,22 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     }
     expect(late, 'requests served more than a second after the token was disabled (ms after)').toEqual([]);
     expect(refusedAfterASecond).toBeGreaterThanOrEqual(6);
+  }, 60_000);
+
+  it('accepts a mailed verification code on the worker that did not send it', async () => {
+    // Connections alternate between the two workers: each code is asked for on one and used on
+    // the other (without Redis the primary keeps the codes).
+    const failures: unknown[] = [];
+    for (let n = 0; n < 4; n++) {
+      const email = `reg${n}-${randomBytes(3).toString('hex')}@example.com`;
+      const asked = await onNewConnection(url, 'GET', `/api/verification?email=${encodeURIComponent(email)}`);
+      expect(asked.body).toEqual({ success: true, message: '' });
+      const code = /<strong>([0-9a-f]{6})<\/strong>/.exec((await smtp.nextMail(email)).html)?.[1] ?? '';
+      const username = `reg${n}${randomBytes(2).toString('hex')}`;
+      const registered = await onNewConnection(url, 'POST', '/api/user/register', { username, password: 'regpass123', password2: 'regpass123', email, verification_code: code, aff_code: '' });
+      if (!(registered.body as { success?: boolean }).success) failures.push(registered.body);
+    }
+    expect(failures).toEqual([]);
   }, 60_000);
 
   if (!full) return;
