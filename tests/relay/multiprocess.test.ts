@@ -454,8 +454,8 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     expect(c.tail.some((l) => l.includes('telling 2 workers to finish'))).toBe(true);
     const books = await audit();
     expectBalanced(books);
-    // A clean stop deletes its journal when its ledger counts itself settled; under load a worker
-    // was seen (once, on MySQL) keeping it. The next start replays only what the checkpoint row
+    // A clean stop deletes its journal when its ledger counts itself settled; stopped under load
+    // on MySQL the workers were seen keeping theirs (cause not found yet). The next start replays only what the checkpoint row
     // says is not written, so a leftover bills nothing twice: reported here, not failed.
     const left = readdirSync(join(database.dataDir, 'ledger')).filter((f) => f.endsWith('.wal'));
     if (left.length > 0) console.log(`cluster [${dialect.name}]: journals left by the stop: ${left.join(', ')}`);
