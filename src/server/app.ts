@@ -21,6 +21,7 @@ import { loadOptionSchemas, OptionsService } from './services/options/options.se
 import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, rateLimitHook } from './plumbing/rate-limit';
 import { RedisLink } from './plumbing/redis-link';
 import { ChangeHub } from './plumbing/change-events';
+import { ClusterCodeStore, siblingWorkers } from './cluster/worker-link';
 import { securityHeaders } from './plumbing/security-headers';
 import { acceptEmptyJsonBodies, BODY_VALIDATION_OPTIONS } from './plumbing/request-bodies';
 import { ensureRootAccount } from './services/users/setup';
@@ -49,11 +50,13 @@ async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppCo
     onError: (err) => log.warn(`database connection lost: ${err.message}`),
   });
   try {
-    const isMaster = config.nodeType === 'master';
+    // In cluster mode only worker 1 of a master node migrates and seeds; the primary starts
+    // the other workers once it listens, so they never race it.
+    const isMaster = config.masterProcess;
     if (isMaster) await migrateToLatest(database.db, database.dialect);
     const redisLink = config.redisConnString ? new RedisLink(config.redisConnString, log) : undefined;
     await redisLink?.connect();
-    const changes = new ChangeHub(redisLink);
+    const changes = new ChangeHub(redisLink, config.workerIndex > 0 ? siblingWorkers() : undefined);
     const options = new OptionsService(database.db, database.dialect, loadOptionSchemas(config.schemasDir), changes);
     await options.start(redisLink || config.memoryCacheEnabled ? config.syncFrequency : 0, isMaster);
     const ctx: AppContext = {
@@ -65,7 +68,9 @@ async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppCo
       changes,
       rateLimiter: redisLink ? new FallbackRateLimiter(redisLink, new RedisRateLimiter(redisLink.client), new MemoryRateLimiter()) : new MemoryRateLimiter(),
       quotaData: new QuotaDataAggregator(database.db, options),
-      codes: createCodeStore(redisLink),
+      // Without Redis, cluster workers keep the codes in the primary: a code mailed by one
+      // worker is checked by whichever worker the next request lands on.
+      codes: !redisLink && config.workerIndex > 0 ? new ClusterCodeStore() : createCodeStore(redisLink),
       startTime: Math.floor(Date.now() / 1000),
     };
     if (isMaster) await ensureRootAccount(ctx);
@@ -186,6 +191,11 @@ export async function buildApp(config: Config): Promise<App> {
     async close() {
       if (closed) return;
       closed = true;
+      // The direct path knows nothing of closing: from now on every request goes to Fastify,
+      // which answers it 503 with `Connection: close`, so clients on keep-alive connections let
+      // go and the drain ends (else a busy client kept its connection, and the stop waited for
+      // the forced exit).
+      front.direct = undefined;
       await server.close();
       // After the last request: the relay's queued settlements are written.
       await relay.stop().catch((err: unknown) => server.log.error({ err }, 'writing relay settlements failed'));

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 export interface RateLimitConfig {
@@ -33,6 +34,16 @@ export interface Config {
   syncFrequency: number;
   /** `master` runs migrations and background loops; `slave` only serves. */
   nodeType: 'master' | 'slave';
+  /**
+   * Whether this process runs the migrations, the first-start seeding and the deployment's
+   * background loops: a master node, and in cluster mode (WORKERS > 1) only its worker 1, so
+   * that N workers on one host do them once.
+   */
+  masterProcess: boolean;
+  /** WORKERS: gateway processes this start forks on this host (1: no cluster, this process serves). */
+  workers: number;
+  /** 1..N in a worker forked by the cluster primary (set by the primary); 0 otherwise. */
+  workerIndex: number;
   memoryCacheEnabled: boolean;
   frontendBaseUrl: string;
   batchUpdateEnabled: boolean;
@@ -56,7 +67,11 @@ export interface Config {
   forceStreamOption: boolean;
   /** UPDATE_TASK: the master node follows drawing and music tasks up (gateway reference §12.5). */
   updateTask: boolean;
-  /** This node's name in the relay's quota journal (default: the host name); unique per node. */
+  /**
+   * This node's name in the relay's quota journal (default: the host name); unique per
+   * process. A cluster worker's is `<NODE_NAME or host name>-<index>`: stable per index, so a
+   * worker's replacement recovers what the dead one left, and never a live sibling's.
+   */
   nodeName: string;
   /** Where the built console lives. */
   webDistDir: string;
@@ -147,6 +162,18 @@ export function projectRoot(): string {
   return process.cwd();
 }
 
+/** Environment variable through which the cluster primary tells a worker its index. */
+export const WORKER_INDEX_ENV = 'SWITCHYARD_WORKER_INDEX';
+
+/** WORKERS: empty → 1; `0` or `auto` → one per CPU the process may use. */
+function workerCount(env: Env): number {
+  const raw = str(env, 'WORKERS').toLowerCase();
+  if (raw === 'auto' || raw === '0') return availableParallelism();
+  const n = int(env, 'WORKERS', 1);
+  if (n < 0) throw new Error(`environment variable WORKERS must be 0, auto or a positive number, got "${raw}"`);
+  return n;
+}
+
 export function loadConfig(env: Env = process.env, root = projectRoot()): Config {
   const dataDir = resolve(root, str(env, 'DATA_DIR', 'data'));
   const sessionFromEnv = str(env, 'SESSION_SECRET');
@@ -155,6 +182,8 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
   }
   const sessionSecret = sessionFromEnv || persistentSecret(dataDir, 'session-secret');
   const nodeType = str(env, 'NODE_TYPE', 'master') === 'slave' ? 'slave' : 'master';
+  const workerIndex = Math.max(0, int(env, WORKER_INDEX_ENV, 0));
+  const nodeName = workerIndex > 0 ? `${str(env, 'NODE_NAME') || hostname()}-${workerIndex}` : str(env, 'NODE_NAME');
   const sqlitePathRaw = str(env, 'SQLITE_PATH', join('data', 'switchyard.db')).replace(/\?.*$/, '');
   return {
     port: int(env, 'PORT', 3000),
@@ -168,6 +197,9 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     cryptoSecret: str(env, 'CRYPTO_SECRET') || sessionSecret,
     syncFrequency: int(env, 'SYNC_FREQUENCY', 60),
     nodeType,
+    masterProcess: nodeType === 'master' && workerIndex <= 1,
+    workers: workerCount(env),
+    workerIndex,
     memoryCacheEnabled: bool(env, 'MEMORY_CACHE_ENABLED', true),
     frontendBaseUrl: str(env, 'FRONTEND_BASE_URL'),
     batchUpdateEnabled: bool(env, 'BATCH_UPDATE_ENABLED', false),
@@ -198,7 +230,7 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
     forceStreamOption: bool(env, 'FORCE_STREAM_OPTION', true),
     updateTask: bool(env, 'UPDATE_TASK', true),
-    nodeName: str(env, 'NODE_NAME'),
+    nodeName,
     webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),
     schemasDir: resolve(root, 'schemas'),
     azureDefaultApiVersion: str(env, 'AZURE_DEFAULT_API_VERSION', '2024-12-01-preview'),

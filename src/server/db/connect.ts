@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './tables';
 import { SqliteValuesPlugin } from './sqlite-values-plugin';
@@ -54,6 +54,32 @@ export function parseDsn(sqlDsn: string, sqlitePath: string): DbTarget {
   throw new Error('SQL_DSN is neither a postgres:// URL, a mysql:// URL nor a MySQL DSN (user:pass@tcp(host:port)/db)');
 }
 
+/**
+ * Kysely's SQLite transactions, begun IMMEDIATE (taking the write lock at once) instead of
+ * DEFERRED. Within one process it changes nothing (one connection, one transaction at a time).
+ * With several processes on one file (cluster workers), a deferred transaction that reads and
+ * then writes fails with SQLITE_BUSY at once, without waiting, when another process wrote in
+ * between; an immediate one waits for the lock within the busy timeout, like the ledger's.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
+/** How long a SQLite writer waits for another process's write (the ledger's group commits take milliseconds). */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
 /** Index entries ANALYZE reads per index (SQLite); see openDatabase. */
 const SQLITE_ANALYSIS_LIMIT = 100_000;
 /** How often a SQLite connection checks whether its statistics are stale. */
@@ -86,9 +112,9 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     if (target.location !== ':memory:') mkdirSync(dirname(target.location), { recursive: true });
     const database = new SQLite(target.location);
     // WAL lets readers run beside the one writer; the busy timeout makes a second writer
-    // wait instead of failing with SQLITE_BUSY.
+    // (another process on the same file: cluster workers) wait instead of failing with SQLITE_BUSY.
     database.pragma('journal_mode = WAL');
-    database.pragma('busy_timeout = 5000');
+    database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = OFF');
     // Without statistics the planner cannot tell a filter on one of a hundred users from one
@@ -99,7 +125,7 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     // (close to exact up to that many rows) so a large database still opens quickly.
     database.pragma(`analysis_limit = ${SQLITE_ANALYSIS_LIMIT}`);
     database.pragma('optimize = 0x10002');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), plugins: [new SqliteValuesPlugin()] });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }), plugins: [new SqliteValuesPlugin()] });
     sqliteHandles.set(db, database);
     // Without the worker (a failed start), the connection keeps checkpointing by itself.
     const checkpointer = target.location === ':memory:' ? undefined : await startCheckpointer(database, target.location).catch(() => undefined);

@@ -5,10 +5,15 @@
  * it at once, and with Redis the announcement is published on `switchyard:changes` so every
  * other node hears it too. One hub, one subscriber connection, four topics.
  *
- * While Redis is away announcements reach this node only; when the connection comes back
- * every listener is told that anything of its topic may have changed (ids empty), so each
- * node reloads at once what others changed meanwhile instead of waiting for its periodic
- * reload (SYNC_FREQUENCY). Without Redis, other nodes rely on that reload alone.
+ * Cluster workers on one host (WORKERS > 1) are each a node of their own: they hear each other
+ * through Redis when it is up, else through the cluster's IPC channel (worker → primary → the
+ * other workers, cluster/worker-link.ts), so a token disabled on one worker is refused by its
+ * siblings at once even without Redis.
+ *
+ * While Redis is away announcements reach this node (and its sibling workers) only; when the
+ * connection comes back every listener is told that anything of its topic may have changed
+ * (ids empty), so each node reloads at once what others changed meanwhile instead of waiting
+ * for its periodic reload (SYNC_FREQUENCY). Without Redis, other hosts rely on that reload alone.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -36,6 +41,23 @@ export interface Change {
 
 export type ChangeListener = (change: Change) => void;
 
+/** A change as it travels between processes (Redis or the cluster's IPC channel). */
+export interface WireChange {
+  /** The hub that announced it (its own messages are ignored when they come back). */
+  origin: string;
+  topic: ChangeTopic;
+  ids: number[];
+  key?: string;
+  reason?: string;
+}
+
+/** The other processes on this host (cluster workers), reached without Redis. */
+export interface SiblingChannel {
+  send(change: WireChange): void;
+  /** Hears the siblings' changes (unchecked: they are validated here); answers the way to stop. */
+  listen(listener: (message: unknown) => void): () => void;
+}
+
 function isTopic(value: unknown): value is ChangeTopic {
   return typeof value === 'string' && (TOPICS as readonly string[]).includes(value);
 }
@@ -45,13 +67,17 @@ export class ChangeHub {
   /** Tells our own Redis messages apart from other nodes'. */
   readonly #origin = randomUUID();
   #subscriber?: Redis;
+  #unlistenSiblings?: () => void;
   #started = false;
   readonly #onReconnect = () => {
     // Whatever other nodes announced while Redis was away never reached us: reload it all.
     for (const topic of TOPICS) this.#deliver({ topic, ids: [], reason: 'reconnect', remote: true });
   };
 
-  constructor(private readonly link: RedisLink | undefined) {
+  constructor(
+    private readonly link: RedisLink | undefined,
+    private readonly siblings?: SiblingChannel,
+  ) {
     // The relay, caches and tests may all listen; none of them is a leak.
     this.#emitter.setMaxListeners(0);
   }
@@ -70,35 +96,31 @@ export class ChangeHub {
 
   emit(topic: ChangeTopic, ids: number[], extra: { key?: string; reason?: string } = {}): void {
     this.#deliver({ topic, ids, ...extra, remote: false });
+    const wire: WireChange = { origin: this.#origin, topic, ids, ...extra };
     // A lost message only delays other nodes until Redis is back (then they reload) or their
-    // periodic reload.
+    // periodic reload. Redis, when up, reaches the sibling workers too; the IPC channel
+    // carries the change only when it cannot, so no sibling hears it twice.
     if (this.link?.up) {
-      this.link.client.publish(CHANGES_REDIS_CHANNEL, JSON.stringify({ origin: this.#origin, topic, ids, ...extra })).catch(() => undefined);
+      this.link.client.publish(CHANGES_REDIS_CHANNEL, JSON.stringify(wire)).catch(() => undefined);
+    } else {
+      this.siblings?.send(wire);
     }
   }
 
-  /** Starts hearing other nodes (no-op without Redis or when started). */
+  /** Starts hearing other nodes (no-op without Redis and siblings, or when started). */
   async start(): Promise<void> {
-    if (!this.link || this.#started) return;
+    if (this.#started) return;
     this.#started = true;
+    if (this.siblings) this.#unlistenSiblings = this.siblings.listen((message) => this.#receive(message));
+    if (!this.link) return;
     const subscriber = this.link.subscriber();
     this.#subscriber = subscriber;
     subscriber.on('message', (_channel: string, text: string) => {
-      let message: { origin?: string; topic?: unknown; ids?: unknown; key?: unknown; reason?: unknown };
       try {
-        message = JSON.parse(text) as typeof message;
+        this.#receive(JSON.parse(text));
       } catch {
-        return;
+        // not one of ours
       }
-      if (message.origin === this.#origin || !isTopic(message.topic)) return;
-      const ids = Array.isArray(message.ids) ? message.ids.filter((id): id is number => typeof id === 'number') : [];
-      this.#deliver({
-        topic: message.topic,
-        ids,
-        ...(typeof message.key === 'string' ? { key: message.key } : {}),
-        ...(typeof message.reason === 'string' ? { reason: message.reason } : {}),
-        remote: true,
-      });
     });
     this.link.on('up', this.#onReconnect);
     await subscribeSoon(subscriber, CHANGES_REDIS_CHANNEL);
@@ -108,7 +130,24 @@ export class ChangeHub {
     this.link?.off('up', this.#onReconnect);
     this.#subscriber?.disconnect();
     this.#subscriber = undefined;
+    this.#unlistenSiblings?.();
+    this.#unlistenSiblings = undefined;
     this.#started = false;
+  }
+
+  /** Another node's announcement, as it came off Redis or the IPC channel. */
+  #receive(value: unknown): void {
+    if (typeof value !== 'object' || value === null) return;
+    const message = value as { origin?: unknown; topic?: unknown; ids?: unknown; key?: unknown; reason?: unknown };
+    if (message.origin === this.#origin || !isTopic(message.topic)) return;
+    const ids = Array.isArray(message.ids) ? message.ids.filter((id): id is number => typeof id === 'number') : [];
+    this.#deliver({
+      topic: message.topic,
+      ids,
+      ...(typeof message.key === 'string' ? { key: message.key } : {}),
+      ...(typeof message.reason === 'string' ? { reason: message.reason } : {}),
+      remote: true,
+    });
   }
 
   #deliver(change: Change): void {

@@ -32,7 +32,7 @@ export class RelayRuntime {
   readonly health: ChannelHealth;
   readonly ledger: Ledger;
   readonly pools: UpstreamPools;
-  /** Follows drawing and music tasks up (master node with UPDATE_TASK only). */
+  /** Follows drawing and music tasks up (the master process with UPDATE_TASK only). */
   readonly tasks: TaskPoller;
   /** The direct path in front of Fastify, once the app set it up (relay/direct.ts). */
   direct: { served: number } | undefined;
@@ -99,7 +99,7 @@ export class RelayRuntime {
       Math.min(3600, STALE_RESERVATION_SECONDS) * 1000,
     );
     this.#sweeper.unref();
-    if (this.ctx.config.nodeType === 'master' && this.ctx.config.updateTask) this.tasks.start();
+    if (this.ctx.config.masterProcess && this.ctx.config.updateTask) this.tasks.start();
   }
 
   /** After the server stopped taking requests: the last settlements are written. */
