@@ -40,6 +40,22 @@ function encoding(name: EncodingName): Encoding {
   return found;
 }
 
+/**
+ * Whether counting for this model is free of the one-off load (progress records of running
+ * streams count only then, so a server whose upstreams all report usage never loads one).
+ */
+export function tokenizerLoaded(model: string): boolean {
+  return loaded.has(encodingForModel(model));
+}
+
+/**
+ * About a token per four characters: an estimate for when loading an encoding is not worth
+ * it (see tokenizerLoaded).
+ */
+export function approxTokens(chars: number): number {
+  return Math.ceil(chars / 4);
+}
+
 export function preloadTokenizers(): void {
   encoding('o200k_base');
   encoding('cl100k_base');

@@ -46,6 +46,8 @@ export interface RelayCall {
   price: PriceInfo;
   /** Local prompt count, computed on first use only (most answers bring their own usage). */
   promptTokens(): number;
+  /** The count when it is known or cheap, else an estimate that loads no encoding (stream progress). */
+  promptEstimate(): number;
   clientHeaders: Record<string, string>;
   clientQuery: Record<string, string>;
   /** Channel ids tried, in order. */

@@ -9,6 +9,7 @@
  * length beyond that.
  */
 import { countText } from './token-count';
+import { approxTokens, tokenizerLoaded } from '../tokenizer';
 
 export const SAMPLE_CHARS = 4096;
 /**
@@ -100,6 +101,16 @@ export class CompletionCounter {
     const part = text.length <= SAMPLE_CHARS - this.#sampleChars ? text : text.slice(0, SAMPLE_CHARS - this.#sampleChars);
     this.#sample.push(part);
     this.#sampleChars += part.length;
+  }
+
+  /**
+   * Tokens of everything added so far without loading an encoding: the count when the
+   * model's encoding is loaded already, else about one per four characters.
+   */
+  estimate(): number {
+    if (this.#counted !== undefined || tokenizerLoaded(this.model)) return this.total();
+    this.#readRaw();
+    return approxTokens(this.#totalChars);
   }
 
   /** Tokens of everything added so far. */

@@ -27,7 +27,7 @@ import { checkModelRateLimit, checkSensitiveWords } from './hooks';
 import { finalError, shouldRetry } from './retry';
 import { refund, settleDelivered, type Reservation } from './settle';
 import { authenticateToken } from './token-auth';
-import { promptTokensFor } from './token-count';
+import { promptEstimateFor, promptTokensFor } from './token-count';
 import { requestIdOf } from './request-context';
 import { prepareResponses } from '../responses/exchange';
 
@@ -111,6 +111,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
     caller,
     price,
     promptTokens: () => (prompt ??= promptTokensFor(spec.mode, body, model, stream, rt.ctx.config)),
+    promptEstimate: () => prompt ?? promptEstimateFor(spec.mode, body, model, stream, rt.ctx.config),
     clientHeaders: clientHeaders(request),
     clientQuery: clientQuery(request),
     tried: [],

@@ -89,10 +89,14 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
   };
   reply.raw.on('close', onClose);
 
-  /** What the client got so far, as a crash would leave it: usage seen, or the local count. */
+  /**
+   * What the client got so far, as a crash would leave it: usage seen, or the local count —
+   * estimated when no encoding is loaded (loading one would stall every stream for a second
+   * and hold tens of MB in a server whose upstreams all report usage).
+   */
   const soFar = (): Delivered => {
-    const counted = counter.total();
-    const seen: Usage = usage ? { ...usage, completionTokens: Math.max(usage.completionTokens, counted) } : { promptTokens: call.promptTokens(), completionTokens: counted };
+    const counted = counter.estimate();
+    const seen: Usage = usage ? { ...usage, completionTokens: Math.max(usage.completionTokens, counted) } : { promptTokens: call.promptEstimate(), completionTokens: counted };
     return delivered(args.outcome, { usage: seen, usageReported: usage !== undefined, isStream: true, firstResponseMs, ending: 'interrupted' });
   };
   let stopJournal: (() => void) | undefined;

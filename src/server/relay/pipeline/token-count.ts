@@ -11,10 +11,30 @@ import {
   countRerankTokens,
   countSpeechInput,
   countTokens,
+  approxTokens,
+  tokenizerLoaded,
   type ChatCountOptions,
 } from '../tokenizer';
 import { countGeminiEmbeddingTokens, countGeminiPromptTokens } from '../formats/gemini-count';
 import { requestText } from '../formats/responses-items';
+
+/** Characters of the text a body carries (every string but the model name and inline files), bounded in depth. */
+function textChars(value: unknown, depth = 0): number {
+  if (typeof value === 'string') return value.startsWith('data:') ? 0 : value.length;
+  if (value === null || typeof value !== 'object' || depth > 8) return 0;
+  let chars = 0;
+  if (Array.isArray(value)) for (const item of value) chars += textChars(item, depth + 1);
+  else for (const [key, item] of Object.entries(value)) if (key !== 'model') chars += textChars(item, depth + 1);
+  return chars;
+}
+
+/**
+ * The prompt's tokens without loading an encoding when none is loaded yet (see
+ * tokenizerLoaded): the count, else about one per four characters of its text.
+ */
+export function promptEstimateFor(mode: RelayMode, body: Record<string, unknown>, model: string, stream: boolean, media: MediaCounting): number {
+  return tokenizerLoaded(model) ? promptTokensFor(mode, body, model, stream, media) : approxTokens(textChars(body));
+}
 
 export function countText(text: string, model: string): number {
   return countTokens(text, model);
