@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type Anthropic from '@anthropic-ai/sdk';
 import { describeEachDialect } from '../helpers/dialects';
-import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
-import { fakeTokenCount, startFakeClaude, type FakeClaude } from '../fakes/claude';
-import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
+import type { FakeOpenAI } from '../fakes/openai';
+import { fakeTokenCount, type FakeClaude } from '../fakes/claude';
+import type { FakeGemini } from '../fakes/gemini';
 import { countClaudePromptTokens } from '../../src/server/relay/tokenizer';
-import { startBench, type Bench } from './harness';
-import { balances, seedChannel } from './seed';
+import { seedFamilyChannels, startBench, startFamilyFakes, type Bench, type FamilyFakes } from './harness';
+import { balances } from './seed';
 
 const CLAUDE = 'claude-3-7-sonnet-20250219';
 const GEMINI = 'gemini-2.0-flash';
@@ -34,16 +34,16 @@ describeEachDialect('Claude Messages in: count_tokens, tools, images, thinking, 
   let claude: FakeClaude;
   let gemini: FakeGemini;
   let b: Bench;
+  let fakes: FamilyFakes;
   beforeAll(async () => {
-    [openai, claude, gemini] = await Promise.all([startFakeOpenAI(), startFakeClaude(), startFakeGemini()]);
+    fakes = await startFamilyFakes();
+    ({ openai, claude, gemini } = fakes);
     b = await startBench(dialect);
-    await seedChannel(b.s, { type: 1, base_url: openai.url, models: GPT });
-    await seedChannel(b.s, { type: 14, base_url: claude.url, key: 'sk-ant-fake-good', models: CLAUDE });
-    await seedChannel(b.s, { type: 24, base_url: gemini.url, key: 'gm-fake-good', models: GEMINI });
+    await seedFamilyChannels(b, fakes, { openai: GPT, claude: CLAUDE, gemini: GEMINI });
   });
   afterAll(async () => {
     await b?.close();
-    await Promise.all([openai?.close(), claude?.close(), gemini?.close()]);
+    await fakes?.close();
   });
 
   /** What the request cost; also checks that the logs account for exactly that. */

@@ -7,7 +7,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { DialectCase } from '../helpers/dialects';
 import { startTestServer, type StartOptions, type TestServer } from '../helpers/server';
 import { relayOf, type RelayRuntime } from '../../src/server/relay/runtime';
-import { seedToken, seedUser, type SeededToken, type SeededUser, type TokenFields } from './seed';
+import { seedChannel, seedToken, seedUser, type SeededToken, type SeededUser, type TokenFields } from './seed';
+import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
+import { startFakeClaude, type FakeClaude } from '../fakes/claude';
+import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
 
 export interface Bench {
   s: TestServer;
@@ -41,4 +44,26 @@ export async function startBench(dialect: DialectCase, options: StartOptions & {
 /** Option writes the way the console does them (validated, announced). */
 export async function setOption(bench: Bench, key: string, value: string): Promise<void> {
   await bench.s.app.ctx.options.setInternal(key, value);
+}
+
+/** One fake upstream per provider family, as the client-format tests use them. */
+export interface FamilyFakes {
+  openai: FakeOpenAI;
+  claude: FakeClaude;
+  gemini: FakeGemini;
+  close(): Promise<void>;
+}
+
+export async function startFamilyFakes(): Promise<FamilyFakes> {
+  const [openai, claude, gemini] = await Promise.all([startFakeOpenAI(), startFakeClaude(), startFakeGemini()]);
+  return { openai, claude, gemini, close: async () => void (await Promise.all([openai.close(), claude.close(), gemini.close()])) };
+}
+
+/** An OpenAI, a Claude and a Gemini channel on the fakes, serving one model each; answers their ids. */
+export async function seedFamilyChannels(b: Bench, fakes: FamilyFakes, models: { openai: string; claude: string; gemini: string }): Promise<{ openai: number; claude: number; gemini: number }> {
+  return {
+    openai: await seedChannel(b.s, { type: 1, base_url: fakes.openai.url, models: models.openai }),
+    claude: await seedChannel(b.s, { type: 14, base_url: fakes.claude.url, key: 'sk-ant-fake-good', models: models.claude }),
+    gemini: await seedChannel(b.s, { type: 24, base_url: fakes.gemini.url, key: 'gm-fake-good', models: models.gemini }),
+  };
 }
