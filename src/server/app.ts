@@ -43,14 +43,14 @@ interface StartLog {
   info(message: string): void;
 }
 
-/** Opens the database, migrates (master nodes), seeds options and the root account. */
+/** Opens the database, migrates and creates the root account (master nodes), loads the options. */
 async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppContext; database: Db }> {
   const database = await openDatabase(parseDsn(config.sqlDsn, config.sqlitePath), {
     maxConnections: config.sqlMaxOpenConns,
     onError: (err) => log.warn(`database connection lost: ${err.message}`),
   });
   try {
-    // In cluster mode only worker 1 of a master node migrates and seeds; the primary starts
+    // In cluster mode only worker 1 of a master node migrates and creates the root account; the primary starts
     // the other workers once it listens, so they never race it.
     const isMaster = config.masterProcess;
     if (isMaster) await migrateToLatest(database.db, database.dialect);
@@ -58,7 +58,7 @@ async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppCo
     await redisLink?.connect();
     const changes = new ChangeHub(redisLink, config.workerIndex > 0 ? siblingWorkers() : undefined);
     const options = new OptionsService(database.db, database.dialect, loadOptionSchemas(config.schemasDir), changes);
-    await options.start(redisLink || config.memoryCacheEnabled ? config.syncFrequency : 0, isMaster);
+    await options.start(redisLink || config.memoryCacheEnabled ? config.syncFrequency : 0);
     const ctx: AppContext = {
       config,
       db: database.db,

@@ -50,7 +50,7 @@ describeEachDialect('log search and the token usage lookup', (dialect) => {
     alice = await createUser(s, 'alice');
     bob = await createUser(s, 'bob');
     const { db } = s.app.ctx;
-    await db.insertInto('channels').values({ name: 'alpha', key: 'sk-secret-of-alpha', openai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    await db.insertInto('channels').values({ name: 'alpha', key: 'sk-secret-of-alpha', open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
     channel = (await db.selectFrom('channels').select('id').executeTakeFirstOrThrow()).id;
     const tokenRows = [
       { key: KEY_A, user_id: alice.id, name: 'tok-a', status: 1 },

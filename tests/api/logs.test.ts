@@ -56,7 +56,7 @@ describeEachDialect('usage logs API', (dialect) => {
     alice = await createUser(s, 'alice');
     bob = await createUser(s, 'bob');
     const { db } = s.app.ctx;
-    for (const name of ['alpha', 'beta']) await db.insertInto('channels').values({ name, key: `sk-secret-of-${name}`, openai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    for (const name of ['alpha', 'beta']) await db.insertInto('channels').values({ name, key: `sk-secret-of-${name}`, open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
     const channels = await db.selectFrom('channels').select(['id', 'name']).orderBy('id').execute();
     alpha = channels[0]!.id;
     beta = channels[1]!.id;

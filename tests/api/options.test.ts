@@ -232,6 +232,8 @@ describeEachDialect('options', (dialect) => {
     expect((await root.post('/api/option/rest_model_ratio')).body).toEqual({ success: true, message: '重置模型倍率成功' });
     expect(await value('ModelRatio')).toBe(original);
     expect(await value('CompletionRatio')).toBe('{"my-model":2}');
+    // Reset means "the built-in table": the row goes rather than holding a copy of it.
+    expect(await s.app.ctx.db.selectFrom('options').select('key').where('key', '=', 'ModelRatio').executeTakeFirst()).toBeUndefined();
   });
 
   it('publishes every status field the console reads', async () => {
@@ -250,9 +252,10 @@ describeEachDialect('options', (dialect) => {
   });
 
   describe('a key added by editing one schema file', () => {
-    it('is seeded with its default in the options table', async () => {
+    it('is answered with its default and never written to the options table', async () => {
+      expect(await value('LogRetentionDays')).toBe('30');
       const row = await s.app.ctx.db.selectFrom('options').select('value').where('key', '=', 'LogRetentionDays').executeTakeFirst();
-      expect(row?.value).toBe('30');
+      expect(row).toBeUndefined();
     });
 
     it('is listed, validated, stored and published', async () => {
@@ -293,6 +296,16 @@ describeEachDialect('options', (dialect) => {
       const secondRoot = await second.root();
       expect((await secondRoot.put('/api/option/', { key: 'SystemName', value: 'Node B wrote this' })).body.success).toBe(true);
       expect(await within1s(nameOn(s), 'Node B wrote this')).toBe('Node B wrote this');
+    });
+
+    it('sees a reset to the built-in default of the other node within a second', async () => {
+      const secondRoot = await second.root();
+      const ratiosOnSecond = async () => ((await secondRoot.get('/api/option/')).body.data as { key: string; value: string }[]).find((o) => o.key === 'ModelRatio')?.value;
+      expect((await put('ModelRatio', '{"only-model":2}')).body.success).toBe(true);
+      expect(await within1s(ratiosOnSecond, '{"only-model":2}')).toBe('{"only-model":2}');
+      expect((await root.post('/api/option/rest_model_ratio')).body.success).toBe(true);
+      const builtIn = s.app.ctx.options.def('ModelRatio')!.defaultText;
+      expect(await within1s(ratiosOnSecond, builtIn)).toBe(builtIn);
     });
   });
 });

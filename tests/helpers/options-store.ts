@@ -22,7 +22,7 @@ export async function openOptionsStore(): Promise<OptionsStore> {
   const database = await openDatabase(parseDsn('', join(dir, 'options.db')), { maxConnections: 1 });
   await migrateToLatest(database.db, database.dialect);
   const options = new OptionsService(database.db, database.dialect, loadOptionSchemas(join(projectRoot(), 'schemas')));
-  await options.start(0, true);
+  await options.start(0);
   return {
     options,
     set: (key, value) => options.setInternal(key, value),

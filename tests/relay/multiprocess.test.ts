@@ -271,7 +271,7 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
       const id = (await k.selectFrom('tokens').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
       tokens[name] = { id, apiKey: `sk-${key}` };
     }
-    await k.insertInto('channels').values({ type: 1, key: 'sk-fake-good', name: 'fake', base_url: fake.url, models: 'gpt-4o-mini', group: 'default', openai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    await k.insertInto('channels').values({ type: 1, key: 'sk-fake-good', name: 'fake', base_url: fake.url, models: 'gpt-4o-mini', group: 'default', open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
     const channel = await k.selectFrom('channels').selectAll().where('name', '=', 'fake').executeTakeFirstOrThrow();
     channelId = channel.id;
     await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();

@@ -4,6 +4,7 @@
  */
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { optimizeSqlite, type DialectName } from './connect';
+import * as adoptReference from './migrations/2026-11-21-000-adopt-reference';
 import * as initial from './migrations/2026-11-21-001-initial';
 import * as relay from './migrations/2026-11-21-002-relay';
 import * as logIndexes from './migrations/2026-11-21-003-log-indexes';
@@ -13,6 +14,7 @@ import * as taskBilling from './migrations/2026-11-24-006-task-billing';
 import * as sessions from './migrations/2026-11-24-007-sessions';
 import * as responses from './migrations/2026-11-25-008-responses';
 import * as ledgerCheckpoints from './migrations/2026-11-25-009-ledger-checkpoints';
+import * as referenceColumnNames from './migrations/2026-11-26-010-reference-column-names';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -20,6 +22,7 @@ interface DialectMigration {
 }
 
 const MIGRATIONS: Record<string, DialectMigration> = {
+  '2026-11-21-000-adopt-reference': adoptReference,
   '2026-11-21-001-initial': initial,
   '2026-11-21-002-relay': relay,
   '2026-11-21-003-log-indexes': logIndexes,
@@ -29,6 +32,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-007-sessions': sessions,
   '2026-11-25-008-responses': responses,
   '2026-11-25-009-ledger-checkpoints': ledgerCheckpoints,
+  '2026-11-26-010-reference-column-names': referenceColumnNames,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -47,7 +51,9 @@ class StaticProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  // Unordered: 000 (adopting a reference's database) sorts before the migrations an existing
+  // database of ours has already run, and must still run there.
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -76,7 +76,8 @@ export interface ChannelsTable {
   id: Generated<number>;
   type: Generated<number>;
   key: string;
-  openai_organization: string | null;
+  /** The reference's ORM name for the field; the API calls it `openai_organization`. */
+  open_ai_organization: string | null;
   test_model: string | null;
   status: Generated<number>;
   name: Generated<string>;

@@ -36,7 +36,7 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
 
     app.post('/option/rest_model_ratio', { preHandler: guards.admin }, async (request) => {
       // The built-in table is the schema's default for the key (schemas/options).
-      await ctx.options.set('ModelRatio', ctx.options.def('ModelRatio')!.defaultText, authOf(request).role);
+      await ctx.options.reset('ModelRatio', authOf(request).role);
       return ok(undefined, '重置模型倍率成功');
     });
   };

@@ -65,7 +65,7 @@ export function toRelayChannel(row: ChannelRow): RelayChannel {
     status: row.status,
     baseUrl: effectiveBaseUrl(row.type, row.base_url),
     other: row.other ?? '',
-    organization: row.openai_organization ?? '',
+    organization: row.open_ai_organization ?? '',
     modelMapping: mapping === undefined || mapping === null ? mapping : stringMap(mapping),
     statusCodeMapping: stringMap(parseObject(row.status_code_mapping)),
     priority: Number(row.priority ?? 0),

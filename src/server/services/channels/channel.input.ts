@@ -143,9 +143,10 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
     const key = field as keyof ChannelBody & keyof ChannelColumns;
     if (creating || has(key)) (out as Record<string, unknown>)[key] = jsonText(body[key] as string | null | undefined, message);
   }
-  for (const field of ['openai_organization', 'test_model', 'tag'] as const) {
+  for (const field of ['test_model', 'tag'] as const) {
     if (creating || has(field)) out[field] = optionalText(body[field]);
   }
+  if (creating || has('openai_organization')) out.open_ai_organization = optionalText(body.openai_organization);
   for (const field of ['max_input_tokens', 'auto_ban', 'priority', 'weight', 'status'] as const) {
     if (has(field)) out[field] = body[field];
   }

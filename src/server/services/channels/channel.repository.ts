@@ -14,7 +14,7 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Every column except the key. */
 export const PUBLIC_COLUMNS = [
-  'id', 'type', 'openai_organization', 'test_model', 'status', 'name', 'weight', 'created_time', 'test_time',
+  'id', 'type', 'open_ai_organization', 'test_model', 'status', 'name', 'weight', 'created_time', 'test_time',
   'response_time', 'base_url', 'other', 'balance', 'balance_updated_time', 'models', 'group', 'used_quota',
   'model_mapping', 'status_code_mapping', 'priority', 'auto_ban', 'other_info', 'tag', 'setting', 'param_override',
   'max_input_tokens',

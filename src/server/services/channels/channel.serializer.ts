@@ -69,7 +69,7 @@ export function publicChannel(row: PublicChannelRow): PublicChannel {
     other_info: row.other_info ?? '',
     auto_ban: Number(row.auto_ban),
     test_model: row.test_model ?? '',
-    openai_organization: row.openai_organization ?? '',
+    openai_organization: row.open_ai_organization ?? '',
     max_input_tokens: Number(row.max_input_tokens ?? 0),
     balance: Number(row.balance ?? 0),
     balance_updated_time: Number(row.balance_updated_time ?? 0),

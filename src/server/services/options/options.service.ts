@@ -61,9 +61,12 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     for (const def of this.catalogue.keys.values()) this.#values.set(def.key, def.defaultText);
   }
 
-  /** Seeds missing defaults (never overwriting), loads stored values, starts syncing. */
-  async start(syncSeconds: number, seedDefaults: boolean): Promise<void> {
-    if (seedDefaults) await this.#seedDefaults();
+  /**
+   * Loads stored values and starts syncing. Defaults are never written: a key without a row
+   * holds its schema default, so a database shared with the reference (or opened by it
+   * later) keeps using each side's own built-in default for every key no admin has saved.
+   */
+  async start(syncSeconds: number): Promise<void> {
     await this.reload();
     if (this.changes) {
       // Other nodes' writes: the key they named, or everything (after a Redis outage).
@@ -85,25 +88,18 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     this.#unsubscribe = undefined;
   }
 
-  async #seedDefaults(): Promise<void> {
-    const rows = [...this.catalogue.keys.values()].map((d) => ({ key: d.key, value: d.defaultText }));
-    for (let i = 0; i < rows.length; i += 100) {
-      const chunk = rows.slice(i, i + 100);
-      const insert = this.db.insertInto('options').values(chunk);
-      if (this.dialect === 'mysql') await insert.ignore().execute();
-      else await insert.onConflict((oc) => oc.column('key').doNothing()).execute();
-    }
-  }
-
-  /** Loads every stored value; unparsable stored values keep the default. */
+  /** Loads every stored value, and the default of every key without a row (one reset elsewhere). */
   async reload(): Promise<void> {
     const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
-    for (const row of rows) this.#apply(row.key, row.value ?? '');
+    const stored = new Map(rows.map((row) => [row.key, row.value ?? '']));
+    for (const def of this.catalogue.keys.values()) this.#apply(def.key, stored.get(def.key) ?? def.defaultText);
   }
 
   async #reloadKey(key: string): Promise<void> {
+    const def = this.catalogue.keys.get(key);
+    if (!def) return;
     const row = await this.db.selectFrom('options').select(['key', 'value']).where('key', '=', key).executeTakeFirst();
-    if (row) this.#apply(row.key, row.value ?? '');
+    this.#apply(key, row ? (row.value ?? '') : def.defaultText);
   }
 
   #apply(key: string, value: string): void {
@@ -219,6 +215,16 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
   /** Stores a key without role checks (server-side writes such as setup). Still validated. */
   async setInternal(key: string, value: string): Promise<void> {
     await this.#store(key, this.validate(key, value, ROLE_ROOT));
+  }
+
+  /** Back to the built-in default: the key's row goes, so nothing but the default is left to read. */
+  async reset(key: string, role: number): Promise<void> {
+    const def = this.catalogue.keys.get(key);
+    if (!def) throw new AppError(`配置项不存在：${key}`);
+    if (def.root && role < ROLE_ROOT) throw new AppError(MSG.forbidden);
+    await this.db.deleteFrom('options').where('key', '=', key).execute();
+    this.#apply(key, def.defaultText);
+    this.changes?.emit('options', [], { key });
   }
 
   async #store(key: string, text: string): Promise<void> {
