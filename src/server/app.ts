@@ -15,6 +15,7 @@ import type { AppContext } from './context';
 import { openDatabase, parseDsn, type Db } from './db/connect';
 import { migrateToLatest } from './db/migrate';
 import { isDatabaseUnavailable } from './db/unavailable';
+import { isValueTooLong } from './db/value-too-long';
 import { AppError, MSG } from './errors';
 import { registerApi } from './api';
 import { loadOptionSchemas, OptionsService } from './services/options/options.service';
@@ -104,6 +105,10 @@ function apiErrorHandler(error: FastifyError | AppError | Error, request: Fastif
   }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     void reply.code(fe.statusCode).send({ success: false, message: MSG.invalidParams });
+    return;
+  }
+  if (isValueTooLong(error)) {
+    void reply.code(400).send({ success: false, message: `${MSG.invalidParams}: 内容超过数据库字段长度` });
     return;
   }
   if (isDatabaseUnavailable(error)) {

@@ -136,6 +136,24 @@ for (const kind of ['new-api', 'one-api'] as const) {
       expect((await root.delete(`/api/channel/${added.id}`)).body.success).toBe(true);
     });
 
+    it('refuses values wider than the reference\'s columns with a 4xx, writing nothing', async () => {
+      const count = async () => Number((await plain((db) => db.selectFrom('channels').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow())).n);
+      const channels = await count();
+      const groups = await root.post('/api/channel/', { name: 'wide-groups', type: 1, key: 'sk-wide', models: 'gpt-4o', groups: ['g'.repeat(40), 'h'.repeat(40)] });
+      expect(groups.body).toMatchObject({ success: false });
+      expect(groups.body.message).toMatch(/^分组名称过长/);
+      // 200 characters: text on SQLite and PostgreSQL, varchar(191) on the references' MySQL.
+      const wide = await root.post('/api/channel/', { name: 'wide-url', type: 1, key: 'sk-wide', base_url: `${fake.url}/${'p'.repeat(200)}`, models: 'gpt-4o', group: 'default' });
+      const narrow = dialect.name === 'mysql';
+      expect(wide.status).toBe(narrow ? 400 : 200);
+      expect(wide.body.success).toBe(!narrow);
+      if (!narrow) {
+        const id = (await root.get('/api/channel/search?keyword=wide-url')).body.data.items[0].id as number;
+        expect((await root.delete(`/api/channel/${id}`)).body.success).toBe(true);
+      }
+      expect(await count()).toBe(channels);
+    });
+
     it('relays a chat request over the reference channel, organisation sent, ledger exact', async () => {
       const start = await ledger();
       // The reference's own history is consistent, and so it stays.

@@ -67,6 +67,15 @@ describe('completion ratio rules', () => {
     ['llama3-8b-8192', 2],
     ['llama3-70b-8192', 0.79 / 0.59],
     ['qwen-turbo', 1],
+    ['gpt-4.1', 4],
+    ['gpt-4.1-nano-2025-04-14', 4],
+    ['o4-mini', 4],
+    ['gpt-5-mini', 8],
+    ['gpt-image-1', 8],
+    ['claude-sonnet-4-20250514', 5],
+    ['claude-opus-4-1-20250805', 5],
+    ['gemini-2.5-pro', 8],
+    ['gemini-2.5-flash', 2.5 / 0.3],
   ])('%s → %d with no option set', (model, ratio) => {
     expect(completionRatio({ completionRatio: {} }, model)).toBeCloseTo(ratio, 10);
   });
@@ -158,5 +167,26 @@ describe('readRatioTables', () => {
     const tables = readRatioTables(fakeOptions({ ModelRatio: 'not json', ModelPrice: '[1,2]' }));
     expect(tables.modelRatio).toEqual({});
     expect(tables.modelPrice).toEqual({});
+  });
+});
+
+describe('the built-in tables against the reference', () => {
+  /** new-api's own built-in tables (tests/fixtures/reference-db), so going back to it bills the same models. */
+  const reference = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/reference-db/new-api-ratios.json'), 'utf8')) as Record<'ModelRatio' | 'ModelPrice' | 'CacheRatio', Record<string, number>>;
+
+  it('prices every model the reference prices, so none is refused for lack of a ratio', () => {
+    const unpriced = [...Object.keys(reference.ModelRatio), ...Object.keys(reference.ModelPrice)].filter(
+      (model) => !modelRatio(defaults, model).found && modelPrice(defaults, model) === undefined,
+    );
+    expect(unpriced).toEqual([]);
+  });
+
+  it('gives every model the reference bills cached tokens for at a discount the same discount', () => {
+    const different = Object.entries(reference.CacheRatio).filter(([model, ratio]) => cacheRatio(defaults, model) !== ratio);
+    expect(different).toEqual([]);
+  });
+
+  it('keeps the price of fixed-price models', () => {
+    for (const [model, price] of Object.entries(reference.ModelPrice)) expect(modelPrice(defaults, model), model).toBe(price);
   });
 });

@@ -21,9 +21,9 @@ export const MSG_CHANNEL = {
 const VERTEX_TYPE = 41;
 const XUNFEI_TYPE = 18;
 const MAX_MODEL_LENGTH = 255;
-/** abilities.group is varchar(64); channels.group varchar(255). */
+/** abilities.group and the reference's channels.group are both varchar(64). */
 const MAX_GROUP_LENGTH = 64;
-const MAX_GROUPS_TEXT = 255;
+const MAX_GROUPS_TEXT = 64;
 
 /** The writable fields of a channel body (read-only ones may be present and are ignored). */
 export interface ChannelBody {
