@@ -7,7 +7,7 @@
 import type { AccessControlProvider, AuthProvider } from '@refinedev/core';
 import { ROLE_ADMIN, ROLE_COMMON } from '../shared/roles';
 import type { ResourceDefinition } from '../shared/resources/definition';
-import type { Api } from './data-provider';
+import type { Api } from './wire/api';
 import { readJson, readText, removeItem, STORAGE_KEYS, writeJson } from './storage';
 
 export interface StoredUser {
@@ -107,7 +107,7 @@ export function createAuthProvider(api: Api, resources: ResourceDefinition[]): A
     async check() {
       return getStoredUser() ? { authenticated: true } : { authenticated: false, redirectTo: '/login', logout: true };
     },
-    // The data provider already sends a 401 to /login?expired=true; nothing more to do here.
+    // Both clients already send a 401 to /login?expired=true (wire/replies.ts); nothing more to do here.
     async onError() {
       return {};
     },

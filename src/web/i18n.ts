@@ -43,7 +43,7 @@ void i18n.use(initReactI18next).init({
   ns: ['translation', 'server'],
   defaultNS: 'translation',
   // Server messages are whole sentences that may contain colons (and dots: looked up with
-  // keySeparator false, see the data provider).
+  // keySeparator false, see wire/replies.ts).
   nsSeparator: false,
   interpolation: { escapeValue: false },
   returnNull: false,

@@ -11,7 +11,8 @@ import { Outlet } from 'react-router';
 import { RESOURCES } from '../../resources';
 import { i18nProvider } from './i18n';
 import { useToastNotificationProvider } from './state/toast-notifications';
-import { accessControlProvider, authProvider, dataProvider } from './state/wire';
+import { accessControlProvider, authProvider, wireDeps } from './state/wire';
+import { createDataProvider } from './wire/data-provider';
 
 /**
  * One query cache for the whole visit, as when refine sat at the root: this outlet unmounts
@@ -21,6 +22,9 @@ import { accessControlProvider, authProvider, dataProvider } from './state/wire'
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, placeholderData: keepPreviousData } },
 });
+
+/** The one data provider (refine's REST provider over the console's HTTP client); see wire/. */
+const dataProvider = createDataProvider(wireDeps);
 
 export function RefineOutlet() {
   const { t } = useTranslation();

@@ -232,7 +232,7 @@ export interface ConfirmDef {
 /**
  * Row action kinds: `edit` opens the edit drawer; `request` calls a named endpoint with
  * `body`; `status` sends a status-only update (`PUT <api>?status_only=true {id, status}`);
- * `delete` calls `DELETE <api><id>/`.
+ * `delete` calls `DELETE <api><id>`.
  */
 export interface RowActionDef extends RowActionExtras {
   key: string;

@@ -7,7 +7,7 @@ import { useCustom } from '@refinedev/core';
 import { Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { StatsDef } from '../../shared/resources/extras';
-import { filtersToQuery, joinPath } from '../data-provider';
+import { filtersToQuery, joinPath } from '../wire/mappings';
 import { usePublicStatus } from '../state/status-context';
 import { displayQuota, quotaView } from './quota-format';
 

@@ -2,7 +2,7 @@
  * Third-party sign-in: the provider authorize URLs (seed 000 §7, reference §6) and the
  * state call. Pure apart from `fetchState`, so the URLs are unit-tested.
  */
-import type { Api } from '../../data-provider';
+import type { Api } from '../../wire/api';
 import type { PublicStatus } from '../../state/public-status';
 
 export type OAuthProvider = 'github' | 'oidc' | 'linuxdo';

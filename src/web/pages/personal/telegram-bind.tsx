@@ -8,7 +8,7 @@ import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getStoredUser } from '../../auth-provider';
-import { buildUrl } from '../../data-provider';
+import { buildUrl } from '../../wire/mappings';
 
 declare global {
   interface Window {
