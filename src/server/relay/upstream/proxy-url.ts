@@ -84,7 +84,8 @@ export function withoutProxySecrets(message: string, raw: string): string {
   return out;
 }
 
-function decoded(text: string): string {
+/** A URL's percent-encoded user or password as typed (left as it is when not valid encoding). */
+export function decoded(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {

@@ -7,18 +7,11 @@
  */
 import { SocksClient } from 'socks';
 import { buildConnector } from 'undici';
+import { decoded } from './proxy-url';
 
 /** How long the proxy may take to open one tunnel (undici's own connect timeout). */
 const TUNNEL_TIMEOUT_MS = 10_000;
 const SOCKS_DEFAULT_PORT = 1080;
-
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** `[::1]` → `::1`: the SOCKS client wants the bare address. */
 function bareHost(hostname: string): string {
