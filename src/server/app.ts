@@ -29,6 +29,7 @@ import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
 import { createCodeStore } from './services/accounts/code-store';
 import { startRelay } from './relay/runtime';
+import { startChannelChecks } from './services/channels/channel-schedule';
 import { badUrlReply, registerRelay } from './relay/routes';
 import { directRelay, type DirectHandler } from './relay/direct';
 
@@ -185,6 +186,8 @@ export async function buildApp(config: Config): Promise<App> {
   await registerRelay(server, relay);
   front.direct = directRelay(relay);
   relay.direct = front.direct;
+  // Scheduled channel tests and balance refreshes (master process only), over the relay's pools.
+  const channelChecks = startChannelChecks(ctx, server.log);
 
   // Its own scope, so its security headers stay off the relay's routes.
   await server.register(async (web) => registerConsole(web, ctx));
@@ -201,6 +204,8 @@ export async function buildApp(config: Config): Promise<App> {
       // go and the drain ends (else a busy client kept its connection, and the stop waited for
       // the forced exit).
       front.direct = undefined;
+      // Channel rounds (scheduled or started by a button) are cancelled: nothing waits on them.
+      await channelChecks.stop();
       await server.close();
       // After the last request: the relay's queued settlements are written.
       await relay.stop().catch((err: unknown) => server.log.error({ err }, 'writing relay settlements failed'));

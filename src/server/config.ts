@@ -102,6 +102,10 @@ export interface Config {
   webhookCaFile: string;
   /** Seconds to pause between channels when testing or refreshing the balance of all channels. */
   pollingIntervalSeconds: number;
+  /** CHANNEL_TEST_FREQUENCY: minutes between automatic tests of every channel (master process; 0 = off). */
+  channelTestFrequencyMinutes: number;
+  /** CHANNEL_UPDATE_FREQUENCY: minutes between automatic balance refreshes (master process; 0 = off). */
+  channelUpdateFrequencyMinutes: number;
   debug: boolean;
   version: string;
 }
@@ -114,6 +118,15 @@ function int(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n)) throw new Error(`environment variable ${name} must be a number, got "${raw}"`);
   return Math.trunc(n);
+}
+
+/** A period in minutes: unset, empty or not above zero means off (0); fractions are kept. */
+function minutes(env: Env, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return 0;
+  const n = Number(raw);
+  if (!Number.isFinite(n)) throw new Error(`environment variable ${name} must be a number of minutes, got "${raw}"`);
+  return Math.max(0, n);
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -244,6 +257,8 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     notificationLimitMinutes: int(env, 'NOTIFICATION_LIMIT_DURATION_MINUTE', 10),
     webhookCaFile: str(env, 'WEBHOOK_CA_FILE'),
     pollingIntervalSeconds: int(env, 'POLLING_INTERVAL', 0),
+    channelTestFrequencyMinutes: minutes(env, 'CHANNEL_TEST_FREQUENCY'),
+    channelUpdateFrequencyMinutes: minutes(env, 'CHANNEL_UPDATE_FREQUENCY'),
     debug: bool(env, 'DEBUG', false),
     version: readVersion(root),
   };

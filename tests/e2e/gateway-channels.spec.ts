@@ -3,11 +3,13 @@
  * this worker: root creates a channel per key line (seed validation messages first), fetches
  * the upstream's models and adds custom ones, edits priority in the row, tests one channel
  * (and with a chosen model, and a failing one for the error path), tags two channels, sees
- * the tag in tag mode, edits and dissolves the tag, copies a channel.
+ * the tag in tag mode, edits and dissolves the tag, copies a channel; sets a channel's
+ * proxy in its own field (kept in the extra settings) and tests the channel through it.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
-import { createChannel, rowWith, shotVariants, signInRoot } from './gateway-helpers';
+import { startSocks5Proxy } from '../helpers/proxies';
+import { callApi, createChannel, rowWith, shotVariants, signInRoot } from './gateway-helpers';
 import { settle, shot, toast } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -41,7 +43,7 @@ test('root creates one channel per key line, with the seed messages and the mode
   await expect(drawer(page).getByText('请至少选择一个模型！')).toBeVisible();
 
   await drawer(page).getByLabel('名称').fill('e2e-openai');
-  await drawer(page).getByLabel('代理').fill(`${fake.url}/`);
+  await drawer(page).getByLabel('代理', { exact: true }).fill(`${fake.url}/`);
   // Fetching from upstream needs a key first.
   await drawer(page).getByTestId('picker-upstream').click();
   await expect(toast(page, '请填写密钥')).toBeVisible();
@@ -74,7 +76,7 @@ test('root creates one channel per key line, with the seed messages and the mode
 test('the type changes the form: Azure asks for its endpoint and API version', async ({ page }) => {
   await signInRoot(page);
   await page.goto('/channel/add');
-  await expect(drawer(page).getByLabel('代理')).toBeVisible();
+  await expect(drawer(page).getByLabel('代理', { exact: true })).toBeVisible();
   await drawer(page).getByLabel('类型').fill('Azure');
   await page.locator('.ant-select-dropdown:visible').getByText('Azure OpenAI', { exact: true }).click();
   await expect(drawer(page).getByLabel('AZURE_OPENAI_ENDPOINT')).toBeVisible();
@@ -113,6 +115,48 @@ test('priority is edited in the row, and a channel is tested', async ({ page }) 
   await expect(toast(page, /通道 e2e-openai 测试成功/)).toBeVisible();
   const tested = fake.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => JSON.parse(r.body).model as string);
   expect(tested).toContain('gpt-4o');
+});
+
+test("a channel's proxy is set in its own field, kept in the extra settings, and used by the test", async ({ page }) => {
+  const proxy = await startSocks5Proxy({ user: 'e2e', pass: 'e2e-pa55' });
+  try {
+    await signInRoot(page);
+    const id = await createChannel(page, 'e2e-proxied', fake.url, ['gpt-4o']);
+    await page.goto(`/channel/edit/${id}`);
+    const field = drawer(page).getByLabel('代理地址');
+    await expect(field).toHaveAttribute('placeholder', '例如: socks5://user:pass@host:port');
+    // The reference's hint, on the label's help icon.
+    await drawer(page).locator('.ant-form-item:has(input[placeholder^="例如: socks5://"]) .ant-form-item-tooltip').hover();
+    await expect(page.getByRole('tooltip')).toContainText('用于配置网络代理，支持 http、https、socks5 和 socks5h 协议');
+    const setting = drawer(page).getByLabel('渠道额外设置');
+    await setting.fill('{"force_format": true}');
+    // The field writes itself into the extra settings as it is typed; the server checks it.
+    await field.fill('ftp://proxy.example:21');
+    await expect(setting).toHaveValue('{"force_format":true,"proxy":"ftp://proxy.example:21"}');
+    await drawer(page).getByTestId('drawer-submit').click();
+    await expect(toast(page, '不支持的代理协议，仅支持 http、https、socks5 和 socks5h')).toBeVisible();
+    await field.fill(proxy.url);
+    await expect(setting).toHaveValue(JSON.stringify({ force_format: true, proxy: proxy.url }));
+    await settle(page);
+    await shot(page, 'channels-proxy-field');
+    await drawer(page).getByTestId('drawer-submit').click();
+    await expect(toast(page, '渠道更新成功！')).toBeVisible();
+
+    await page.goto(`/channel/edit/${id}`);
+    await expect(drawer(page).getByLabel('代理地址')).toHaveValue(proxy.url);
+    // Edited in the extra settings, the field follows.
+    await drawer(page).getByLabel('渠道额外设置').fill('{"force_format":true}');
+    await expect(drawer(page).getByLabel('代理地址')).toHaveValue('');
+    await page.goto('/channel');
+    await rowWith(page, 'e2e-proxied').getByTestId('row-action-test').click();
+    await expect(toast(page, /通道 e2e-proxied 测试成功/)).toBeVisible();
+    expect(proxy.tunnels).toEqual([new URL(fake.url).host]);
+    expect(fake.requests.filter((r) => proxy.carried.has(r.remotePort!)).map((r) => r.path)).toEqual(['/v1/chat/completions']);
+    // The next cases count the other channels' rows.
+    expect((await callApi(page, 'delete', `/api/channel/${id}/`)).success).toBe(true);
+  } finally {
+    await proxy.close();
+  }
 });
 
 test('a failing channel shows the upstream error', async ({ page }) => {

@@ -30,6 +30,8 @@ export interface FakeRequest {
   raw: Buffer;
   /** The Bearer token, or undefined. */
   bearer: string | undefined;
+  /** The port the caller's connection came from (which proxy tunnel carried it: helpers/proxies.ts). */
+  remotePort: number | undefined;
 }
 
 export interface FakeReply {
@@ -151,6 +153,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         body: raw.toString('utf8'),
         raw,
         bearer: auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined,
+        remotePort: req.socket.remotePort,
       };
       fake.requests.push(request);
       const handler =

@@ -49,7 +49,7 @@ async function upstreamCount(rt: RelayRuntime, channel: RelayChannel, model: str
   const controller = new UpstreamAbort();
   const timer = setTimeout(() => controller.abort(), UPSTREAM_COUNT_TIMEOUT_MS);
   try {
-    const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller });
+    const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller, proxy: channel.proxy });
     const text = await response.body.text(ERROR_BODY_LIMIT);
     if (response.statusCode < 200 || response.statusCode >= 300) return undefined;
     const count = (JSON.parse(text) as { input_tokens?: unknown }).input_tokens;

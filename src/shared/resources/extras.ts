@@ -80,6 +80,9 @@ export interface ColumnExtras {
   format?: 'quota' | 'number' | 'currency';
   /** `action-tag`: a second, read-only tag before the clickable one. */
   leading?: { field: string; labelKey: string; format: 'quota' | 'number'; color?: string };
+  /** `action-tag`: a tooltip `timeKey` ({{time}}) with the unix time in `timeField`, when set (a balance's reading). */
+  timeField?: string;
+  timeKey?: string;
   /** `list-tags`. */
   maxTags?: number;
   /** `inline-number`. */
@@ -127,6 +130,11 @@ export interface FormFieldExtras {
   joinWith?: string;
   /** Edit mode: the initial value comes from another record field, optionally split into a list. */
   initialFrom?: { field: string; split?: string };
+  /**
+   * The value is `key` of the JSON text field `field` (a channel's `setting.proxy`): read from
+   * that text, written back into it as it changes, never sent on its own.
+   */
+  jsonKeyOf?: { field: string; key: string };
   /** The first hint whose condition holds on the form values replaces the label, placeholder or help. */
   hints?: { when: Conditions; labelKey?: string; placeholderKey?: string; helpKey?: string }[];
   /** `json`: the message when the text does not parse. */

@@ -1,6 +1,7 @@
 /** What a declared form shows and sends. Pure, so each rule is unit-tested. */
 import type { FormFieldDef, FormMode } from '../../shared/resources/definition';
 import { matches } from './conditions';
+import { jsonKeyValues, mergeJsonKeys } from './form-json-keys';
 
 type Values = Record<string, unknown>;
 
@@ -19,7 +20,7 @@ export function visibleFields(fields: FormFieldDef[], values: Values): FormField
  */
 export function formValuesFromRecord(fields: FormFieldDef[], record: Values | undefined): Values | undefined {
   if (!record) return record;
-  const out: Values = { ...record };
+  const out: Values = { ...record, ...jsonKeyValues(fields, record) };
   for (const f of fields) {
     if (!f.initialFrom) continue;
     const source = record[f.initialFrom.field];
@@ -36,7 +37,8 @@ export function defaultValues(fields: FormFieldDef[]): Values {
 
 /**
  * The body to send: shown, editable fields only; an empty password means "unchanged" and
- * is left out; blank numbers are left out rather than sent as null.
+ * is left out; blank numbers are left out rather than sent as null; a JSON key's field goes
+ * into its JSON text (form-json-keys.ts).
  */
 export function submittedValues(fields: FormFieldDef[], values: Values): Values {
   const out: Values = {};
@@ -47,5 +49,5 @@ export function submittedValues(fields: FormFieldDef[], values: Values): Values 
     if ((field.kind === 'number' || field.kind === 'quota') && (value === undefined || value === null || value === '')) continue;
     out[field.field] = value === undefined ? '' : value;
   }
-  return out;
+  return mergeJsonKeys(fields, out, values);
 }

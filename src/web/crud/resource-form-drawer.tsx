@@ -12,6 +12,7 @@ import { useIsMobile } from '../layout/use-is-mobile';
 import { CreatedListDialog } from './created-list-dialog';
 import { FormField } from './form-field';
 import { FormScopeContext } from './form-scope';
+import { followJsonKeys } from './form-json-keys';
 import { defaultValues, fieldsFor, formValuesFromRecord, submittedValues, visibleFields } from './form-values';
 
 interface ResourceFormDrawerProps {
@@ -72,6 +73,12 @@ export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceForm
           {...formProps}
           layout="vertical"
           initialValues={mode === 'create' ? defaultValues(fields) : formValuesFromRecord(fields, formProps.initialValues as Values | undefined)}
+          onValuesChange={(changed, all) => {
+            formProps.onValuesChange?.(changed, all);
+            // A JSON key's field and its JSON text follow each other (form-json-keys.ts).
+            const follow = followJsonKeys(fields, changed as Values, all as Values);
+            if (follow) form.setFieldsValue(follow as Parameters<typeof form.setFieldsValue>[0]);
+          }}
           onFinish={(all) => {
             // A second submit while the first is on its way is refused (seed 001 §5).
             if (submitting.current) return void message.warning(t('crud.messages.duplicateSubmit'));

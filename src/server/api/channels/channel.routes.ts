@@ -68,7 +68,7 @@ export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       ok(await fetchChannelModels(ctx, parseIdParam(request.params.id))),
     );
 
-    app.post('/channel/fetch_models', admin, async (request) => ok(await fetchModelsFor(check.fetchModels(request.body))));
+    app.post('/channel/fetch_models', admin, async (request) => ok(await fetchModelsFor(ctx, check.fetchModels(request.body))));
 
     app.get<{ Params: { id: string } }>('/channel/:id', admin, async (request) => ok(await getChannel(ctx, parseIdParam(request.params.id))));
 

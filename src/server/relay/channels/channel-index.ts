@@ -11,6 +11,7 @@ import type { ChannelRow } from '../../db/tables';
 import { CHANNEL_STATUS, effectiveBaseUrl } from '../../../shared/channel-types';
 import { channelEvents, onChannelsChanged } from '../../services/channels/channel.events';
 import { abilityRowsFor } from '../../services/channels/abilities.sync';
+import { proxyOfSetting } from '../upstream/proxy-url';
 import { CircuitBreaker } from './breaker';
 
 export interface RelayChannel {
@@ -31,6 +32,8 @@ export interface RelayChannel {
   weight: number;
   autoBan: boolean;
   setting: Record<string, unknown>;
+  /** `setting.proxy`: every upstream call of the channel goes through it (upstream/proxy-url.ts). */
+  proxy: string | undefined;
   paramOverride: Record<string, unknown> | undefined;
 }
 
@@ -57,6 +60,7 @@ function stringMap(value: Record<string, unknown> | undefined | null): Record<st
 
 export function toRelayChannel(row: ChannelRow): RelayChannel {
   const mapping = parseObject(row.model_mapping);
+  const setting = parseObject(row.setting) ?? {};
   return {
     id: row.id,
     type: row.type,
@@ -71,7 +75,8 @@ export function toRelayChannel(row: ChannelRow): RelayChannel {
     priority: Number(row.priority ?? 0),
     weight: Number(row.weight ?? 0),
     autoBan: Number(row.auto_ban) === 1,
-    setting: parseObject(row.setting) ?? {},
+    setting,
+    proxy: proxyOfSetting(setting),
     paramOverride: parseObject(row.param_override) ?? undefined,
   };
 }

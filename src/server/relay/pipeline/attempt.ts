@@ -96,7 +96,7 @@ function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, bod
 async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, controller: UpstreamAbort, channel: RelayChannel): Promise<UpstreamResponse> {
   let response: UpstreamResponse;
   try {
-    response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller });
+    response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller, proxy: channel.proxy });
   } catch (err) {
     if (controller.reason instanceof ClientGone) throw clientGoneError();
     throw transportError(err instanceof Error ? err.message : String(err));

@@ -99,7 +99,7 @@ async function atUpstream(rt: RelayRuntime, stored: StoredResponse, action: Stor
   try {
     let response;
     try {
-      response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, signal });
+      response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, signal, proxy: channel.proxy });
     } catch (err) {
       throw transportError(err instanceof Error ? err.message : String(err));
     }

@@ -3,7 +3,8 @@
  * per task, so it goes through undici's plain `request` with a deadline rather than the
  * relay's streaming pools. The body is read whole and bounded.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
+import type { RelayRuntime } from '../runtime';
 
 /** How long one poll of a channel's tasks may take. */
 const POLL_TIMEOUT_MS = 15_000;
@@ -21,12 +22,14 @@ export interface UpstreamCallOptions {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /** The channel's proxy dispatcher (`rt.pools.proxyDispatcher`), if it has a proxy. */
+  dispatcher?: Dispatcher;
 }
 
 /** Sends the call; rejects on network errors, time-outs and oversized answers. */
 export async function callTaskUpstream(url: string, options: UpstreamCallOptions): Promise<UpstreamAnswer> {
   const signal = AbortSignal.timeout(options.timeoutMs);
-  const answer = await request(url, { method: options.method, headers: options.headers, body: options.body, signal });
+  const answer = await request(url, { method: options.method, headers: options.headers, body: options.body, signal, ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}) });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of answer.body) {
@@ -58,15 +61,16 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * HTTP 200, or undefined (said in the log) when the call failed or the answer is unusable, so
  * the caller skips that channel for the round.
  */
-export async function pollTaskUpstream(log: { warn(message: string): void }, what: string, url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
+export async function pollTaskUpstream(rt: RelayRuntime, channel: { proxy?: string }, what: string, url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
   let answer;
   try {
-    answer = await callTaskUpstream(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), timeoutMs: POLL_TIMEOUT_MS });
+    const dispatcher = rt.pools.proxyDispatcher(channel.proxy);
+    answer = await callTaskUpstream(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), timeoutMs: POLL_TIMEOUT_MS, dispatcher });
   } catch (err) {
-    log.warn(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    rt.log.warn(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
   const parsed = answer.status === 200 ? parseJson(answer.text) : undefined;
-  if (parsed === undefined) log.warn(`${what}: unusable answer (HTTP ${answer.status})`);
+  if (parsed === undefined) rt.log.warn(`${what}: unusable answer (HTTP ${answer.status})`);
   return parsed;
 }

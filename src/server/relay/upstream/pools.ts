@@ -1,6 +1,8 @@
 /**
  * One undici Pool per upstream origin, kept for the life of the process, so every request to
- * a provider reuses warm keep-alive connections instead of paying a TCP/TLS handshake.
+ * a provider reuses warm keep-alive connections instead of paying a TCP/TLS handshake. A call
+ * of a channel with a proxy goes through that proxy's dispatcher instead (proxy-dispatchers.ts:
+ * one per proxy, one pool per origin inside, same options).
  * Timeouts: the wait for response headers is RELAY_TIMEOUT when set (else undici's 300 s);
  * body reading has no undici timeout — the relay runs its own inactivity timer
  * (STREAMING_TIMEOUT) so it can still finish and bill a stream that went silent.
@@ -8,6 +10,8 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAbort } from './abort';
 import { UpstreamBody } from './body';
+import { ProxyDispatchers } from './proxy-dispatchers';
+import { withoutProxySecrets } from './proxy-url';
 
 /**
  * Connections per origin: not limited (as Go's default transport in the reference). A stream
@@ -31,6 +35,8 @@ export interface UpstreamCall {
   body?: string | Uint8Array | FormData;
   /** Cancels the request, before or after its answer started. */
   signal: UpstreamAbort;
+  /** The channel's proxy (`setting.proxy`), if it has one. */
+  proxy?: string;
 }
 
 /**
@@ -45,6 +51,7 @@ class RelayExchange implements Dispatcher.DispatchHandler {
     private readonly signal: UpstreamAbort,
     private readonly resolve: (response: UpstreamResponse) => void,
     private readonly reject: (err: Error) => void,
+    private readonly proxy?: string,
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -71,6 +78,7 @@ class RelayExchange implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
     this.signal.bind(undefined);
+    if (this.proxy) err.message = withoutProxySecrets(err.message, this.proxy);
     if (this.#body) this.#body.fail(err);
     else this.reject(err);
   }
@@ -78,21 +86,30 @@ class RelayExchange implements Dispatcher.DispatchHandler {
 
 export class UpstreamPools {
   readonly #pools = new Map<string, Pool>();
+  readonly #options: Pool.Options;
+  readonly #proxies: ProxyDispatchers;
 
-  constructor(private readonly headersTimeoutMs: number) {}
+  constructor(headersTimeoutMs: number) {
+    this.#options = { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: 30_000, headersTimeout: headersTimeoutMs, bodyTimeout: 0 };
+    this.#proxies = new ProxyDispatchers(this.#options);
+  }
 
   #pool(origin: string): Pool {
     let pool = this.#pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, {
-        connections: CONNECTIONS_PER_ORIGIN,
-        keepAliveTimeout: 30_000,
-        headersTimeout: this.headersTimeoutMs,
-        bodyTimeout: 0,
-      });
+      pool = new Pool(origin, this.#options);
       this.#pools.set(origin, pool);
     }
     return pool;
+  }
+
+  /**
+   * The dispatcher of a channel's proxy for callers of undici's `request()` (balances, model
+   * lists, task calls); undefined without a proxy (undici's global dispatcher). Throws a
+   * ProxyUrlError (proxy-url.ts) for an unusable address: never a silent direct call instead.
+   */
+  proxyDispatcher(proxy: string | undefined): Dispatcher | undefined {
+    return proxy ? this.#proxies.get(proxy) : undefined;
   }
 
   /** Origin and path of the URLs seen last (few per channel): parsed once, not per request. */
@@ -120,16 +137,23 @@ export class UpstreamPools {
       headers = { ...headers, 'content-type': encoded.headers.get('content-type') ?? 'multipart/form-data' };
       body = new Uint8Array(await encoded.arrayBuffer());
     }
-    const pool = this.#pool(url.origin);
     const options: Dispatcher.DispatchOptions = { path: url.path, method: call.method, headers, body: body as Dispatcher.DispatchOptions['body'] };
+    let dispatcher: Dispatcher;
+    if (call.proxy) {
+      dispatcher = this.#proxies.get(call.proxy);
+      // An agent picks the origin's pool from the request.
+      options.origin = url.origin;
+    } else {
+      dispatcher = this.#pool(url.origin);
+    }
     return new Promise<UpstreamResponse>((resolve, reject) => {
-      pool.dispatch(options, new RelayExchange(call.signal, resolve, reject));
+      dispatcher.dispatch(options, new RelayExchange(call.signal, resolve, reject, call.proxy));
     });
   }
 
   async close(): Promise<void> {
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(pools.map((p) => p.destroy().catch(() => undefined)));
+    await Promise.all([...pools.map((p) => p.destroy().catch(() => undefined)), this.#proxies.close()]);
   }
 }

@@ -4,9 +4,10 @@
  * and answers a number in the provider's currency; failures are AppErrors with the
  * reference's messages. Hosts: the channel's base URL when set (the reference uses it for
  * OpenAI and Custom; for the fixed-host providers it lets an operator go through a proxy and
- * the tests reach their fakes), else the provider's own address.
+ * the tests reach their fakes), else the provider's own address. A channel with a proxy is
+ * read through it (`dispatcher`).
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { AppError } from '../../errors';
 import { firstKey } from './upstream-models.fetcher';
 
@@ -24,18 +25,31 @@ export interface BalanceTarget {
   /** The channel's own base URL ('' when unset). */
   baseUrl: string;
   key: string;
+  /** The channel's proxy dispatcher (channel-proxy.ts); undefined: direct. */
+  dispatcher?: Dispatcher;
+  /** Cancels the read (the server closes). */
+  signal?: AbortSignal;
 }
 
 type Json = Record<string, unknown>;
+
+/** One GET of a balance API, the way this channel reaches its provider. */
+type GetJson = (url: string, headers: Record<string, string>) => Promise<Json>;
 
 function trimmed(base: string): string {
   return base.trim().replace(/\/+$/, '');
 }
 
-async function getJson(url: string, headers: Record<string, string>): Promise<Json> {
+async function getJson({ dispatcher, signal }: BalanceTarget, url: string, headers: Record<string, string>): Promise<Json> {
   let response: Awaited<ReturnType<typeof request>>;
   try {
-    response = await request(url, { method: 'GET', headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(BALANCE_TIMEOUT_MS) });
+    const timeout = AbortSignal.timeout(BALANCE_TIMEOUT_MS);
+    response = await request(url, {
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers },
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+      ...(dispatcher ? { dispatcher } : {}),
+    });
   } catch {
     // The transport error would name the upstream address: the reference's mask instead.
     throw new AppError(MSG_BALANCE.failed);
@@ -71,7 +85,7 @@ function day(date: Date): string {
 }
 
 /** OpenAI's dashboard billing: hard limit (USD) minus this period's usage (cents). */
-async function openaiBalance(base: string, key: string, now = new Date()): Promise<number> {
+async function openaiBalance(getJson: GetJson, base: string, key: string, now = new Date()): Promise<number> {
   const subscription = await getJson(`${base}/v1/dashboard/billing/subscription`, bearer(key));
   // Without a payment method the credit spans the last 100 days, else the current month.
   const start = subscription.has_payment_method ? `${day(now).slice(0, 7)}-01` : day(new Date(now.getTime() - 100 * 86_400_000));
@@ -79,24 +93,24 @@ async function openaiBalance(base: string, key: string, now = new Date()): Promi
   return num(subscription.hard_limit_usd) - num(usage.total_usage) / 100;
 }
 
-async function aiproxyBalance(base: string, key: string): Promise<number> {
+async function aiproxyBalance(getJson: GetJson, base: string, key: string): Promise<number> {
   const body = await getJson(`${base}/api/report/getUserOverview`, { 'api-key': key });
   if (body.success !== true) throw new AppError(MSG_BALANCE.providerError(body.error_code, body.message));
   return num((body.data as Json | undefined)?.totalPoints);
 }
 
-async function creditGrants(base: string, key: string, field: 'total_remaining' | 'total_available'): Promise<number> {
+async function creditGrants(getJson: GetJson, base: string, key: string, field: 'total_remaining' | 'total_available'): Promise<number> {
   const body = await getJson(`${base}/dashboard/billing/credit_grants`, bearer(key));
   return num(body[field]);
 }
 
-async function siliconflowBalance(base: string, key: string): Promise<number> {
+async function siliconflowBalance(getJson: GetJson, base: string, key: string): Promise<number> {
   const body = await getJson(`${base}/v1/user/info`, bearer(key));
   if (body.code !== 20000) throw new AppError(MSG_BALANCE.providerError(body.code, body.message));
   return num((body.data as Json | undefined)?.totalBalance);
 }
 
-async function deepseekBalance(base: string, key: string): Promise<number> {
+async function deepseekBalance(getJson: GetJson, base: string, key: string): Promise<number> {
   const body = await getJson(`${base}/user/balance`, bearer(key));
   const infos = Array.isArray(body.balance_infos) ? (body.balance_infos as Json[]) : [];
   const cny = infos.find((i) => i && i.currency === 'CNY');
@@ -107,15 +121,15 @@ async function deepseekBalance(base: string, key: string): Promise<number> {
 interface BalanceSource {
   /** Used when the channel has no base URL ('' = the channel must have one). */
   host: string;
-  read(base: string, key: string): Promise<number>;
+  read(getJson: GetJson, base: string, key: string): Promise<number>;
 }
 
 const SOURCES: Record<number, BalanceSource> = {
-  1: { host: 'https://api.openai.com', read: (base, key) => openaiBalance(base, key) },
-  8: { host: '', read: (base, key) => openaiBalance(base, key) },
+  1: { host: 'https://api.openai.com', read: (get, base, key) => openaiBalance(get, base, key) },
+  8: { host: '', read: (get, base, key) => openaiBalance(get, base, key) },
   10: { host: 'https://aiproxy.io', read: aiproxyBalance },
-  12: { host: 'https://api.api2gpt.com', read: (base, key) => creditGrants(base, key, 'total_remaining') },
-  13: { host: 'https://api.aigc2d.com', read: (base, key) => creditGrants(base, key, 'total_available') },
+  12: { host: 'https://api.api2gpt.com', read: (get, base, key) => creditGrants(get, base, key, 'total_remaining') },
+  13: { host: 'https://api.aigc2d.com', read: (get, base, key) => creditGrants(get, base, key, 'total_available') },
   40: { host: 'https://api.siliconflow.cn', read: siliconflowBalance },
   43: { host: 'https://api.deepseek.com', read: deepseekBalance },
 };
@@ -131,5 +145,5 @@ export async function fetchBalance(target: BalanceTarget): Promise<number> {
   if (!source) throw new AppError(MSG_BALANCE.notImplemented);
   const base = trimmed(target.baseUrl) || source.host;
   if (!/^https?:\/\//i.test(base)) throw new AppError(MSG_BALANCE.failed);
-  return source.read(base, firstKey(target.key));
+  return source.read((url, headers) => getJson(target, url, headers), base, firstKey(target.key));
 }

@@ -53,8 +53,11 @@ function asRelayError(err: unknown): RelayError {
   return transportError(err instanceof Error ? err.message : String(err));
 }
 
-/** Sends the test request; throws a RelayError (upstream, transport or local) when it did not pass. */
-export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, model: string): Promise<ProbeResult> {
+/**
+ * Sends the test request through the channel's proxy if it has one; throws a RelayError
+ * (upstream, transport or local) when it did not pass. `stop` cancels it (the server closes).
+ */
+export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, model: string, stop?: AbortSignal): Promise<ProbeResult> {
   const provider = providerForChannelType(channel.type);
   if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const mode: RelayMode = isEmbeddingModel(model, channel.type) ? 'embeddings' : 'chat';
@@ -65,9 +68,12 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
   const signal = new UpstreamAbort();
   // In AbortSignal.timeout's words, which the console shows as the test's failure.
   const timer = setTimeout(() => signal.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), relayTimeout > 0 ? relayTimeout * 1000 : TEST_TIMEOUT_MS);
+  const onStop = () => signal.abort(stop?.reason instanceof Error ? stop.reason : undefined);
+  if (stop?.aborted) onStop();
+  else stop?.addEventListener('abort', onStop, { once: true });
   try {
     const up = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
-    const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal });
+    const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal, proxy: channel.proxy });
     const text = await response.body.text(ANSWER_LIMIT);
     if (response.statusCode !== 200) {
       const error = provider.parseError(response.statusCode, text);
@@ -87,5 +93,6 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
     throw asRelayError(err);
   } finally {
     clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
   }
 }

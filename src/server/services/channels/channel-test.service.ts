@@ -2,15 +2,18 @@
  * Channel tests (gateway reference §7.4, §7.5). A single test answers whether the channel
  * works and how long it took, records response_time (ms) and test_time, and writes the
  * reference's `模型测试` consume log for root (nothing is deducted); it never changes the
- * channel's status. "Test all" runs in the background, one run per node at a time, over the
- * enabled and the automatically disabled channels (a channel an administrator disabled is
- * left alone: it would never be re-enabled anyway), and changes statuses:
+ * channel's status. "Test all" (the button, or every CHANNEL_TEST_FREQUENCY minutes on the
+ * master node) runs in the background, one round per node at a time, a few channels at once
+ * (channel-rounds.ts), over the enabled and the automatically disabled channels (a channel
+ * an administrator disabled is left alone: it would never be re-enabled anyway), and changes
+ * statuses:
  *   - enabled, auto_ban on, and the failure qualifies for automatic disable (with
  *     AutomaticDisableChannelEnabled) or the test took longer than ChannelDisableThreshold
  *     seconds (0 = never) → automatically disabled, with the reason;
  *   - automatically disabled, AutomaticEnableChannelEnabled, and the test passed in time →
  *     enabled again.
- * Root is told about each change and, at the end, that the run finished.
+ * Root is told about each change and, at the end of a manual round, that it finished. A
+ * round cut short by the server's shutdown decides nothing about the channel under test.
  */
 import type { AppContext } from '../../context';
 import { AppError, MSG } from '../../errors';
@@ -26,6 +29,7 @@ import { recordConsumption } from '../logs/consumption';
 import { CHANNEL_TESTS_DONE_NOTICE, notifyRoot } from '../notifications/channel-notices';
 import type { NoticeLogger } from '../notifications/notice';
 import { autoDisableChannel, autoEnableChannel } from './channel-auto-status';
+import { forEachBounded, ROUND_CONCURRENCY, roundUnderWay, startRound } from './channel-rounds';
 import { updateChannelColumns } from './channel.repository';
 import { probeChannel } from './channel-test.probe';
 
@@ -121,7 +125,7 @@ async function logTest(ctx: AppContext, billing: TestBilling, channel: RelayChan
   });
 }
 
-async function run(ctx: AppContext, channel: TestedChannel): Promise<ChannelTestResult> {
+async function run(ctx: AppContext, channel: TestedChannel, signal?: AbortSignal): Promise<ChannelTestResult> {
   const untestable = UNTESTABLE[channel.relay.type];
   if (untestable) return { success: false, message: untestable, time: 0 };
   const rt = relayOf(ctx);
@@ -131,7 +135,7 @@ async function run(ctx: AppContext, channel: TestedChannel): Promise<ChannelTest
   let result: ChannelTestResult;
   try {
     const billing = await testBilling(ctx, channel.testModel);
-    const { usage } = await probeChannel(rt, channel.relay, channel.testModel);
+    const { usage } = await probeChannel(rt, channel.relay, channel.testModel, signal);
     if (billing) await logTest(ctx, billing, channel.relay, channel.testModel, usage, elapsed());
     result = { success: true, message: '', time: elapsed() };
   } catch (err) {
@@ -139,6 +143,7 @@ async function run(ctx: AppContext, channel: TestedChannel): Promise<ChannelTest
     const error = err instanceof RelayError ? err : new RelayError(500, err instanceof Error ? err.message : String(err));
     result = { success: false, message: error.message, time: elapsed(), error };
   }
+  if (signal?.aborted) return result;
   await updateChannelColumns(ctx.db, [channel.relay.id], { response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000) });
   return result;
 }
@@ -162,11 +167,7 @@ async function applyVerdict(ctx: AppContext, channel: TestedChannel, result: Cha
   }
 }
 
-const runs = new WeakMap<AppContext, Promise<void>>();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function testAll(ctx: AppContext, log: NoticeLogger, notify: boolean): Promise<void> {
+async function testAll(ctx: AppContext, log: NoticeLogger, notify: boolean, signal: AbortSignal): Promise<void> {
   const ids = await ctx.db
     .selectFrom('channels')
     .select('id')
@@ -174,35 +175,41 @@ async function testAll(ctx: AppContext, log: NoticeLogger, notify: boolean): Pro
     .orderBy('id')
     .execute();
   const pauseMs = Math.max(0, ctx.config.pollingIntervalSeconds) * 1000;
-  for (const [i, { id }] of ids.entries()) {
-    if (i > 0 && pauseMs > 0) await sleep(pauseMs);
-    try {
-      // Read again: the channel may have changed (or gone) while earlier ones were tested.
-      const channel = await loadChannel(ctx, id);
-      if (channel.status === CHANNEL_STATUS.disabled) continue;
-      await applyVerdict(ctx, channel, await run(ctx, channel), log);
-    } catch (err) {
-      if (!(err instanceof AppError)) log.warn({ channelId: id, reason: err instanceof Error ? err.message : String(err) }, 'channel test failed');
-    }
-  }
-  if (notify) await notifyRoot(ctx, CHANNEL_TESTS_DONE_NOTICE, log);
+  await forEachBounded(
+    ids,
+    ROUND_CONCURRENCY,
+    async ({ id }) => {
+      try {
+        // Read again: the channel may have changed (or gone) while earlier ones were tested.
+        const channel = await loadChannel(ctx, id);
+        if (channel.status === CHANNEL_STATUS.disabled) return;
+        const result = await run(ctx, channel, signal);
+        // Cut short by the shutdown: says nothing about the channel.
+        if (!signal.aborted) await applyVerdict(ctx, channel, result, log);
+      } catch (err) {
+        if (!(err instanceof AppError)) log.warn({ channelId: id, reason: err instanceof Error ? err.message : String(err) }, 'channel test failed');
+      }
+    },
+    pauseMs,
+    signal,
+  );
+  if (notify && !signal.aborted) await notifyRoot(ctx, CHANNEL_TESTS_DONE_NOTICE, log);
 }
 
 /**
- * GET /api/channel/test: starts testing every channel in the background and returns at
- * once; refuses while a run of this node is still going. `notify` tells root at the end
- * (manual runs; the reference's scheduled runs stay quiet).
+ * Starts testing every channel in the background and answers the round's end; refuses
+ * (`测试已在运行中`) while a round of this node is still going. `notify` tells root at the end
+ * (GET /api/channel/test; the scheduled rounds stay quiet, as the reference's do).
  */
 export function startChannelTests(ctx: AppContext, log: NoticeLogger, notify = true): Promise<void> {
-  if (runs.has(ctx)) throw new AppError(MSG_CHANNEL_TEST.running);
-  const running = testAll(ctx, log, notify)
-    .catch((err: unknown) => log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'channel tests stopped'))
-    .finally(() => runs.delete(ctx));
-  runs.set(ctx, running);
-  return running;
+  const done = startRound(ctx, 'tests', (signal) =>
+    testAll(ctx, log, notify, signal).catch((err: unknown) => log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'channel tests stopped')),
+  );
+  if (!done) throw new AppError(MSG_CHANNEL_TEST.running);
+  return done;
 }
 
-/** The run in progress on this node, if any (tests and shutdown wait for it). */
+/** The round in progress on this node, if any (tests wait for it). */
 export function channelTestsRunning(ctx: AppContext): Promise<void> | undefined {
-  return runs.get(ctx);
+  return roundUnderWay(ctx, 'tests');
 }

@@ -7,6 +7,7 @@ import type { Updateable } from 'kysely';
 import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
+import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
 import type { JsonField } from './channel.schema';
 
 export const MSG_CHANNEL = {
@@ -97,6 +98,16 @@ function optionalText(value: string | null | undefined): string | null {
   return text === '' ? null : text;
 }
 
+/** The setting's proxy must be usable: a bad address is refused (400), never stored. */
+function checkProxy(setting: string): void {
+  try {
+    checkSettingProxy(JSON.parse(setting) as Record<string, unknown>);
+  } catch (err) {
+    if (err instanceof ProxyUrlError) throw new AppError(err.message, 400);
+    throw err;
+  }
+}
+
 /** Vertex keeps its region in `other`: a name, or JSON with a `default` entry. */
 function checkVertexRegion(other: string): void {
   if (other === '') throw new AppError(MSG_CHANNEL.vertexRegion);
@@ -143,6 +154,7 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
     const key = field as keyof ChannelBody & keyof ChannelColumns;
     if (creating || has(key)) (out as Record<string, unknown>)[key] = jsonText(body[key] as string | null | undefined, message);
   }
+  if (typeof out.setting === 'string') checkProxy(out.setting);
   for (const field of ['test_model', 'tag'] as const) {
     if (creating || has(field)) out[field] = optionalText(body[field]);
   }

@@ -141,8 +141,8 @@ export async function findChannel(db: Executor, id: number): Promise<PublicChann
 }
 
 /** What a server-side upstream call needs, key included. Never send this to a client. */
-export async function findChannelSecret(db: Executor, id: number): Promise<{ id: number; type: number; key: string; base_url: string } | undefined> {
-  return db.selectFrom('channels').select(['id', 'type', 'key', 'base_url']).where('id', '=', id).executeTakeFirst();
+export async function findChannelSecret(db: Executor, id: number): Promise<{ id: number; type: number; key: string; base_url: string; setting: string | null } | undefined> {
+  return db.selectFrom('channels').select(['id', 'type', 'key', 'base_url', 'setting']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertChannel(db: Executor, dialect: DialectName, row: Insertable<ChannelsTable>): Promise<number> {

@@ -26,6 +26,8 @@ export interface FetchModelsBody {
   base_url?: string | null;
   type?: number;
   key?: string | null;
+  /** The form's setting text: its proxy is used for the call. */
+  setting?: string | null;
 }
 
 export interface ChannelSchemas {
@@ -86,7 +88,7 @@ function buildChannelSchemas(entity: EntitySchema): ChannelSchemas {
       weight: nullable(props.weight!),
     }),
     tag: requestBody('channel-tag', { tag: { type: ['string', 'null'] } }),
-    fetchModels: requestBody('channel-fetch-models', { base_url: props.base_url!, type: props.type!, key: { type: ['string', 'null'] } }),
+    fetchModels: requestBody('channel-fetch-models', { base_url: props.base_url!, type: props.type!, key: { type: ['string', 'null'] }, setting: { type: ['string', 'null'] } }),
     jsonFields: Object.entries(props)
       .filter(([, p]) => p['x-format'] === 'json')
       .map(([field, p]) => ({ field, message: String(p['x-json-message'] ?? `${field} 必须是合法的 JSON 格式！`) })),

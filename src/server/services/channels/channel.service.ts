@@ -36,6 +36,7 @@ import {
 import { channelSchemas, type FetchModelsBody, type TagEditBody } from './channel.schema';
 import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } from './channel.serializer';
 import { fetchUpstreamModels } from './upstream-models.fetcher';
+import { channelDispatcher } from './channel-proxy';
 
 export { onChannelsChanged, type ChannelsChange, type ChannelsListener } from './channel.events';
 
@@ -338,10 +339,10 @@ export async function setTagStatus(ctx: AppContext, tag: string | null | undefin
 export async function fetchChannelModels(ctx: AppContext, id: number): Promise<string[]> {
   const channel = await findChannelSecret(ctx.db, id);
   if (!channel) throw new AppError(MSG.notFound);
-  return fetchUpstreamModels({ type: channel.type, baseUrl: channel.base_url, key: channel.key });
+  return fetchUpstreamModels({ type: channel.type, baseUrl: channel.base_url, key: channel.key, dispatcher: channelDispatcher(ctx, channel.setting) });
 }
 
 /** The upstream model list for a channel being created: first line of the given key. */
-export async function fetchModelsFor(body: FetchModelsBody): Promise<string[]> {
-  return fetchUpstreamModels({ type: body.type ?? 1, baseUrl: body.base_url ?? '', key: body.key ?? '' });
+export async function fetchModelsFor(ctx: AppContext, body: FetchModelsBody): Promise<string[]> {
+  return fetchUpstreamModels({ type: body.type ?? 1, baseUrl: body.base_url ?? '', key: body.key ?? '', dispatcher: channelDispatcher(ctx, body.setting) });
 }

@@ -4,7 +4,7 @@
  * 10 seconds at most. Failures carry the reference's messages; the upstream address never
  * appears in them.
  */
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { AppError } from '../../errors';
 import { channelFamily, effectiveBaseUrl } from '../../../shared/channel-types';
 
@@ -22,6 +22,8 @@ export interface ModelListTarget {
   baseUrl: string | null;
   /** A channel key; only its first line is used. */
   key: string;
+  /** The channel's proxy dispatcher (channel-proxy.ts); undefined: direct. */
+  dispatcher?: Dispatcher;
 }
 
 /** The first line of a key, trimmed (batch keys are one per line). */
@@ -60,6 +62,7 @@ export async function fetchUpstreamModels(target: ModelListTarget): Promise<stri
       method: 'GET',
       headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
       signal: AbortSignal.timeout(FETCH_MODELS_TIMEOUT_MS),
+      ...(target.dispatcher ? { dispatcher: target.dispatcher } : {}),
     });
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError' || (err as Error).name === 'AbortError';

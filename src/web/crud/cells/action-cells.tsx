@@ -4,13 +4,14 @@
  * runs a row action (refresh a channel's balance).
  */
 import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { App, Button, Descriptions, Popover, Space, Spin, Tag, Typography } from 'antd';
+import { App, Button, Descriptions, Popover, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColumnDef } from '../../../shared/resources/definition';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
 import { colorOfValue, maskSecret } from '../cell-values';
+import { formatTimestamp } from '../format-time';
 import { displayQuota } from '../quota-format';
 import { Empty, type CellProps } from './value-cells';
 
@@ -124,6 +125,7 @@ export function ActionTagCell({ value, row, column, ctx }: CellProps) {
   const format = (raw: unknown, kind: ColumnDef['format']) =>
     kind === 'quota' ? displayQuota(Number(raw), ctx.quota) : kind === 'currency' ? `$${Number(raw ?? 0).toFixed(2)}` : Number(raw ?? 0).toLocaleString('en-US');
   const leading = column.leading;
+  const time = column.timeField && Number(row[column.timeField]) > 0 ? formatTimestamp(row[column.timeField]) : '';
   return (
     <Space size={[4, 4]} wrap>
       {leading && (
@@ -131,20 +133,22 @@ export function ActionTagCell({ value, row, column, ctx }: CellProps) {
           {ctx.t(leading.labelKey)}: {format(row[leading.field], leading.format)}
         </Tag>
       )}
-      <Tag
-        color="blue"
-        bordered={false}
-        style={{ cursor: action ? 'pointer' : undefined, opacity: busy ? 0.5 : 1 }}
-        onClick={() => {
-          if (!action || !ctx.runRow || busy) return;
-          setBusy(true);
-          void ctx.runRow(action, row).finally(() => setBusy(false));
-        }}
-        data-testid={`action-tag-${column.field}`}
-      >
-        {action ? `${ctx.t(action.labelKey)}: ` : ''}
-        {format(value, column.format)}
-      </Tag>
+      <Tooltip title={time && column.timeKey ? ctx.t(column.timeKey, { time }) : undefined}>
+        <Tag
+          color="blue"
+          bordered={false}
+          style={{ cursor: action ? 'pointer' : undefined, opacity: busy ? 0.5 : 1 }}
+          onClick={() => {
+            if (!action || !ctx.runRow || busy) return;
+            setBusy(true);
+            void ctx.runRow(action, row).finally(() => setBusy(false));
+          }}
+          data-testid={`action-tag-${column.field}`}
+        >
+          {action ? `${ctx.t(action.labelKey)}: ` : ''}
+          {format(value, column.format)}
+        </Tag>
+      </Tooltip>
     </Space>
   );
 }

@@ -37,13 +37,13 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
 
   async function upstreamModels(): Promise<string[] | undefined> {
     if (scope.mode === 'edit' && scope.id !== undefined) return api.request<string[]>('get', `/api/channel/fetch_models/${scope.id}`);
-    const { key, base_url, type } = form.getFieldsValue(['key', 'base_url', 'type']) as Record<string, unknown>;
+    const { key, base_url, type, setting } = form.getFieldsValue(['key', 'base_url', 'type', 'setting']) as Record<string, unknown>;
     const firstKey = String(key ?? '').trim().split('\n')[0]?.trim();
     if (!firstKey) {
       void message.error(t('channels.messages.keyNeeded'));
       return undefined;
     }
-    return api.request<string[]>('post', '/api/channel/fetch_models', { body: { key: firstKey, base_url: base_url ?? '', type: Number(type ?? 1) } });
+    return api.request<string[]>('post', '/api/channel/fetch_models', { body: { key: firstKey, base_url: base_url ?? '', type: Number(type ?? 1), setting: typeof setting === 'string' ? setting : '' } });
   }
 
   async function fill(helper: Helper) {

@@ -50,7 +50,7 @@ function changesOf(row: MidjourneyRow, item: Record<string, unknown>): Record<st
 
 async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: MidjourneyRow[]): Promise<void> {
   const what = `drawing tasks of channel #${channel.id}`;
-  const items = await pollTaskUpstream(rt.log, what, `${channel.baseUrl}/mj/task/list-by-condition`, { 'mj-api-secret': channel.key }, { ids: rows.map((r) => r.mj_id) });
+  const items = await pollTaskUpstream(rt, channel, what, `${channel.baseUrl}/mj/task/list-by-condition`, { 'mj-api-secret': channel.key }, { ids: rows.map((r) => r.mj_id) });
   if (!Array.isArray(items)) {
     if (items !== undefined) rt.log.warn(`${what}: the answer is not a list`);
     return;

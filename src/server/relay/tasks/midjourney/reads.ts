@@ -69,6 +69,7 @@ export async function imageSeed(rt: RelayRuntime, request: RelayRequest, mjId: s
       method: 'GET',
       headers: { accept: 'application/json', 'mj-api-secret': channel.key },
       timeoutMs: IMAGE_SEED_TIMEOUT_MS,
+      dispatcher: rt.pools.proxyDispatcher(channel.proxy),
     });
     return { status: answer.status, body: answer.text };
   } catch {
@@ -129,7 +130,9 @@ export async function relayImage(rt: RelayRuntime, mjId: string, res: ServerResp
   if (!trusted && hasLiteralPrivateHost(url)) return json(400, { error: 'http_get_image_failed' });
   let answer;
   try {
-    answer = await undiciRequest(url, { method: 'GET', signal: AbortSignal.timeout(IMAGE_TIMEOUT_MS), ...(trusted ? {} : { dispatcher: publicOnlyAgent() }) });
+    // The channel's own host is reached as the channel is (its proxy); any other only at a public address.
+    const dispatcher = trusted ? rt.pools.proxyDispatcher(channel.proxy) : publicOnlyAgent();
+    answer = await undiciRequest(url, { method: 'GET', signal: AbortSignal.timeout(IMAGE_TIMEOUT_MS), ...(dispatcher ? { dispatcher } : {}) });
   } catch {
     return json(500, { error: 'http_get_image_failed' });
   }

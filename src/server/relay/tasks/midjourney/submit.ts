@@ -172,6 +172,7 @@ export async function submitMidjourney(rt: RelayRuntime, route: SubmitRoute, req
       headers: { 'content-type': 'application/json', accept: 'application/json', 'mj-api-secret': channel.key },
       body: upstreamBody(rt, body),
       timeoutMs: SUBMIT_TIMEOUT_MS,
+      dispatcher: rt.pools.proxyDispatcher(channel.proxy),
     });
   } catch (err) {
     await releaseTask(rt, 'midjourneys', held.id, caller.payer, amount, 'remove');

@@ -36,7 +36,7 @@ function changesOf(row: TaskRow, item: Record<string, unknown>): Record<string, 
 
 async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRow[]): Promise<void> {
   const what = `music tasks of channel #${channel.id}`;
-  const reply = await pollTaskUpstream(rt.log, what, `${channel.baseUrl}/suno/fetch`, { authorization: `Bearer ${channel.key}` }, { ids: rows.map((r) => r.task_id) });
+  const reply = await pollTaskUpstream(rt, channel, what, `${channel.baseUrl}/suno/fetch`, { authorization: `Bearer ${channel.key}` }, { ids: rows.map((r) => r.task_id) });
   if (!isObject(reply) || reply.code !== 'success' || !Array.isArray(reply.data)) {
     if (reply !== undefined) rt.log.warn(`${what}: the answer is not a successful list`);
     return;

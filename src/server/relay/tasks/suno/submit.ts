@@ -90,6 +90,7 @@ export async function submitSuno(rt: RelayRuntime, request: RelayRequest, action
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${channel.key}` },
       body: JSON.stringify(body),
       timeoutMs: SUBMIT_TIMEOUT_MS,
+      dispatcher: rt.pools.proxyDispatcher(channel.proxy),
     });
   } catch (err) {
     await releaseTask(rt, 'tasks', held.id, caller.payer, price.quota, 'remove');
