@@ -8,8 +8,9 @@ import { channelFamily } from '../../../shared/channel-types';
 import type { RelayChannel } from '../../relay/channels/channel-index';
 import { fromUpstream, refuse, RelayError, transportError } from '../../relay/errors';
 import { mapModel } from '../../relay/pipeline/attempt';
-import { providerForChannelType } from '../../relay/providers';
-import { ProviderRequestError, type RelayMode, type Usage } from '../../relay/providers/types';
+import { providerFor } from '../../relay/providers';
+import { ChannelKeyError, ProviderRequestError, type RelayMode, type Usage } from '../../relay/providers/types';
+import { authorize, channelKeyError } from '../../relay/pipeline/authorize';
 import type { RelayRuntime } from '../../relay/runtime';
 import { UpstreamAbort } from '../../relay/upstream/abort';
 import { channelTarget } from '../../relay/pipeline/target';
@@ -50,23 +51,25 @@ export interface ProbeResult {
 function asRelayError(err: unknown): RelayError {
   if (err instanceof RelayError) return err;
   if (err instanceof ProviderRequestError) return refuse(err.status, err.message, err.code);
+  if (err instanceof ChannelKeyError) return channelKeyError(err);
   return transportError(err instanceof Error ? err.message : String(err));
 }
 
 /** Sends the test request; throws a RelayError (upstream, transport or local) when it did not pass. */
 export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, model: string): Promise<ProbeResult> {
-  const provider = providerForChannelType(channel.type);
+  const { upstreamModel } = mapModel(channel, model);
+  const provider = providerFor(channel.type, upstreamModel);
   if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const mode: RelayMode = isEmbeddingModel(model, channel.type) ? 'embeddings' : 'chat';
   if (!provider.modes.has(mode)) throw refuse(400, `${mode} is not supported by this channel`, 'convert_request_failed');
-  const { upstreamModel } = mapModel(channel, model);
   const target = channelTarget(rt, channel, model, upstreamModel);
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
   const signal = new UpstreamAbort();
   // In AbortSignal.timeout's words, which the console shows as the test's failure.
   const timer = setTimeout(() => signal.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), relayTimeout > 0 ? relayTimeout * 1000 : TEST_TIMEOUT_MS);
   try {
-    const up = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
+    const built = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
+    const up = provider.authorize ? await authorize(rt, provider, built, target) : built;
     const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal });
     const text = await response.body.text(ANSWER_LIMIT);
     if (response.statusCode !== 200) {
