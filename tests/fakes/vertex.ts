@@ -144,7 +144,7 @@ export async function startFakeVertex(options: { projectId?: string } = {}): Pro
     if (typeof body.max_tokens !== 'number') return claudeError(res, 400, 'invalid_request_error', 'max_tokens: Field required');
     const stream = action === 'streamRawPredict';
     if (stream !== (body.stream === true)) return claudeError(res, 400, 'invalid_request_error', 'stream: streamRawPredict needs "stream": true, rawPredict none');
-    await answerClaude(res, reply, claudeAnswer(reply, model.replace('@', '-'), 'msg_vrtx_fake'), stream);
+    await answerClaude(res, reply, claudeAnswer(reply, decodeURIComponent(model).replace('@', '-'), 'msg_vrtx_fake'), stream);
   });
 
   server.route('POST', /\/v1beta1\/projects\/([^/]+)\/locations\/([^/]+)\/endpoints\/openapi\/chat\/completions/, async (request, res) => {

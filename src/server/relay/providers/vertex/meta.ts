@@ -22,15 +22,20 @@ export function vertexBaseUrl(target: Target, region: string): string {
   return region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
 }
 
+/** A path segment; `@` (Claude's version mark, `claude-3-5-sonnet@20240620`) stays as it is, as Google writes it. */
+function segment(text: string): string {
+  return encodeURIComponent(text).replace(/%40/g, '@');
+}
+
 /** `…/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}:{action}` */
 export function publisherModelUrl(target: Target, project: string, region: string, publisher: 'google' | 'anthropic', model: string, action: string): string {
-  const path = `/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${encodeURIComponent(model)}:${action}`;
+  const path = `/v1/projects/${segment(project)}/locations/${segment(region)}/publishers/${publisher}/models/${segment(model)}:${action}`;
   return joinUrl(vertexBaseUrl(target, region), path);
 }
 
 /** The OpenAI-compatible endpoint of the open models Vertex serves (Llama and other `-maas` models). */
 export function openapiUrl(target: Target, project: string, region: string): string {
-  return joinUrl(vertexBaseUrl(target, region), `/v1beta1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(region)}/endpoints/openapi/chat/completions`);
+  return joinUrl(vertexBaseUrl(target, region), `/v1beta1/projects/${segment(project)}/locations/${segment(region)}/endpoints/openapi/chat/completions`);
 }
 
 /** Claude names whose Vertex name is not simply `-YYYYMMDD` -> `@YYYYMMDD`. */
