@@ -38,6 +38,8 @@ interface CachedToken {
 export interface AccessTokenOptions {
   /** TOKEN_URL_PRIVATE_ADDRESS_ENABLED: token URLs of keys may be http and private. */
   privateAddressesAllowed: boolean;
+  /** Credentials kept at most (default MAX_TOKENS). */
+  maxTokens?: number;
   /** The clock (tests). */
   now?: () => number;
 }
@@ -82,7 +84,7 @@ export class AccessTokens implements CredentialServices {
     const request = await grant.request();
     const { token, lifetimeSeconds } = await this.#exchange(request);
     this.#tokens.delete(key);
-    if (this.#tokens.size >= MAX_TOKENS) this.#tokens.delete(this.#tokens.keys().next().value!);
+    if (this.#tokens.size >= (this.options.maxTokens ?? MAX_TOKENS)) this.#tokens.delete(this.#tokens.keys().next().value!);
     this.#tokens.set(key, { token, expiresAt: this.#now() + lifetimeSeconds * 1000 });
     return token;
   }

@@ -81,7 +81,7 @@ const bedrockConverseProvider: Provider = {
 };
 
 export const bedrockProvider = providerByModel(
-  'bedrock',
+  'aws',
   (model) => (isClaudeModel(model) ? bedrockClaudeProvider : bedrockConverseProvider),
   [bedrockClaudeProvider, bedrockConverseProvider],
   bedrockError,
