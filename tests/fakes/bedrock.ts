@@ -15,7 +15,7 @@ import { EventStreamCodec } from '@smithy/core/event-streams';
 import { fromUtf8, Hash, toUtf8 } from '@smithy/core/serde';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { answerClaude, claudeAnswer, claudeStreamEvents } from './claude';
-import { firstByteDelay, type RecordedRequest, sendJson, startFakeHttpServer } from './http-fake';
+import { firstByteDelay, type RecordedRequest, sendJson, startFakeHttpServer, scriptedFake } from './http-fake';
 import { DEFAULT_PROMPT_TOKENS, DEFAULT_TEXT, pieces, type ScriptEntry, ScriptQueue, type ScriptedReply, sleep } from './script';
 
 export interface FakeBedrock {
@@ -174,25 +174,11 @@ export async function startFakeBedrock(options: { region?: string; credentials?:
   const queue = new ScriptQueue<RecordedRequest>();
   const server = await startFakeHttpServer((request, res) => bedrockError(res, 404, 'UnknownOperationException', `Unknown operation ${request.method} ${request.path}`));
 
-  const fake: FakeBedrock = {
-    get url() {
-      return server.url;
-    },
+  const fake: FakeBedrock = scriptedFake(server, queue, {
     credentials: new Map(Object.entries(options.credentials ?? { AKIAFAKEGOOD: 'fake-secret-key' })),
     apiKeys: new Set(options.apiKeys ?? ['bedrock-api-key-fake']),
     region: options.region ?? 'us-east-1',
-    get requests() {
-      return server.requests;
-    },
-    script: (...replies) => queue.push(...replies),
-    get defaultReply() {
-      return queue.defaultReply;
-    },
-    set defaultReply(reply) {
-      queue.defaultReply = reply;
-    },
-    close: () => server.close(),
-  };
+  });
 
   /** SigV4 (or a Bedrock API key) as AWS checks it; true when the request may go on. */
   async function admitted(request: RecordedRequest, res: ServerResponse): Promise<boolean> {

@@ -10,7 +10,7 @@
  * the next reply (see script.ts); `fake.defaultReply` answers the rest.
  */
 import type { ServerResponse } from 'node:http';
-import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer } from './http-fake';
+import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer, scriptedFake } from './http-fake';
 import { DEFAULT_PROMPT_TOKENS, DEFAULT_TEXT, pieces, type ScriptEntry, ScriptQueue, type ScriptedReply, type SseOut, writeSse } from './script';
 
 export interface FakeClaude {
@@ -119,24 +119,10 @@ export async function startFakeClaude(options: { keys?: string[]; models?: strin
   const server = await startFakeHttpServer((request, res) => claudeError(res, 404, 'not_found_error', `Not found: ${request.method} ${request.path}`));
   let counter = 0;
 
-  const fake: FakeClaude = {
-    get url() {
-      return server.url;
-    },
+  const fake: FakeClaude = scriptedFake(server, queue, {
     keys: new Set(options.keys ?? ['sk-ant-fake-good']),
     models: options.models ?? ['claude-3-7-sonnet-20250219', 'claude-3-5-haiku-20241022', 'claude-sonnet-4-20250514'],
-    get requests() {
-      return server.requests;
-    },
-    script: (...replies) => queue.push(...replies),
-    get defaultReply() {
-      return queue.defaultReply;
-    },
-    set defaultReply(reply) {
-      queue.defaultReply = reply;
-    },
-    close: () => server.close(),
-  };
+  });
 
   /** The checks Anthropic makes before looking at the body; true when the request may go on. */
   function admitted(request: RecordedRequest, res: ServerResponse): boolean {

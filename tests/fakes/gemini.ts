@@ -10,7 +10,7 @@
  * queues the next reply (see script.ts); `fake.defaultReply` answers the rest.
  */
 import type { ServerResponse } from 'node:http';
-import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer } from './http-fake';
+import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer, scriptedFake } from './http-fake';
 import { DEFAULT_PROMPT_TOKENS, DEFAULT_TEXT, pieces, type ScriptEntry, ScriptQueue, type ScriptedReply, type SseOut, writeSse } from './script';
 
 export interface FakeGemini {
@@ -81,24 +81,10 @@ export async function startFakeGemini(options: { keys?: string[]; models?: strin
   const queue = new ScriptQueue<RecordedRequest>();
   const server = await startFakeHttpServer((request, res) => geminiError(res, 404, `Method not found: ${request.method} ${request.path}`));
 
-  const fake: FakeGemini = {
-    get url() {
-      return server.url;
-    },
+  const fake: FakeGemini = scriptedFake(server, queue, {
     keys: new Set(options.keys ?? ['gm-fake-good']),
     models: options.models ?? ['gemini-2.0-flash', 'gemini-2.5-pro-exp-03-25', 'text-embedding-004', 'imagen-3.0-generate-002'],
-    get requests() {
-      return server.requests;
-    },
-    script: (...replies) => queue.push(...replies),
-    get defaultReply() {
-      return queue.defaultReply;
-    },
-    set defaultReply(reply) {
-      queue.defaultReply = reply;
-    },
-    close: () => server.close(),
-  };
+  });
 
   function admitted(request: RecordedRequest, res: ServerResponse): boolean {
     const key = request.headers['x-goog-api-key'] ?? request.query.get('key') ?? undefined;

@@ -18,7 +18,7 @@ import type { ServerResponse } from 'node:http';
 import { jwtVerify } from 'jose';
 import { answerClaude, claudeAnswer, claudeError } from './claude';
 import { answerGenerateContent, geminiError } from './gemini';
-import { firstByteDelay, type RecordedRequest, sendJson, startFakeHttpServer } from './http-fake';
+import { firstByteDelay, type RecordedRequest, sendJson, startFakeHttpServer, scriptedFake } from './http-fake';
 import { answerChat } from './openai-routes';
 import { type ScriptEntry, ScriptQueue, type ScriptedReply } from './script';
 
@@ -51,28 +51,14 @@ export async function startFakeVertex(options: { projectId?: string } = {}): Pro
   const clientEmail = `relay@${projectId}.iam.gserviceaccount.com`;
   const issued = new Set<string>();
 
-  const fake: FakeVertex = {
-    get url() {
-      return server.url;
-    },
+  const fake: FakeVertex = scriptedFake(server, queue, {
     serviceAccountKey: '',
     projectId,
     clientEmail,
     tokensIssued: 0,
     tokenRequests: 0,
     tokenLifetime: 3599,
-    get requests() {
-      return server.requests;
-    },
-    script: (...replies) => queue.push(...replies),
-    get defaultReply() {
-      return queue.defaultReply;
-    },
-    set defaultReply(reply) {
-      queue.defaultReply = reply;
-    },
-    close: () => server.close(),
-  };
+  });
   const tokenUri = `${server.url}/token`;
   fake.serviceAccountKey = JSON.stringify(
     {

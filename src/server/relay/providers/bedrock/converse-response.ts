@@ -1,38 +1,23 @@
 /** Bedrock Converse answers -> OpenAI chat: usage, stop reasons and the content blocks. */
 import { chatCompletion, newId, nowSeconds, type ToolCallOut } from '../common/chunks';
-import { type JsonObject, arr, isRecord, num, obj, str } from '../common/json';
+import { finishReasonFromClaude, usageFromClaude } from '../claude/usage';
+import { type JsonObject, arr, isRecord, obj, str } from '../common/json';
 import type { ParsedResponse, Usage } from '../types';
 
-/** Converse's `inputTokens` leave the cache reads and writes out; they come apart. */
+/** Converse's usage is Claude's under other names (`inputTokens` leave the cache reads and writes out). */
 export function usageFromConverse(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;
-  const usage: Usage = { promptTokens: num(raw.inputTokens), completionTokens: num(raw.outputTokens), promptExcludesCache: true };
-  const cacheRead = num(raw.cacheReadInputTokens);
-  const cacheWrite = num(raw.cacheWriteInputTokens);
-  if (cacheRead) usage.cachedTokens = cacheRead;
-  if (cacheWrite) usage.cacheCreationTokens = cacheWrite;
-  if (!usage.promptTokens && !usage.completionTokens && !cacheRead && !cacheWrite) return undefined;
-  return usage;
+  return usageFromClaude({
+    input_tokens: raw.inputTokens,
+    output_tokens: raw.outputTokens,
+    cache_read_input_tokens: raw.cacheReadInputTokens,
+    cache_creation_input_tokens: raw.cacheWriteInputTokens,
+  });
 }
 
+/** Converse's stop reasons are Claude's, and two of its own for filtered answers. */
 export function finishReasonFromConverse(reason: unknown): string | null {
-  switch (reason) {
-    case undefined:
-    case null:
-      return null;
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'max_tokens':
-      return 'length';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'guardrail_intervened':
-    case 'content_filtered':
-      return 'content_filter';
-    default:
-      return String(reason);
-  }
+  return reason === 'guardrail_intervened' || reason === 'content_filtered' ? 'content_filter' : finishReasonFromClaude(reason);
 }
 
 /** The text of a reasoning block: `reasoningText.text` (whole answers) or `text` (stream deltas). */

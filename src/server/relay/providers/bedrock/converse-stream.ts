@@ -4,29 +4,21 @@
  * reasoning, a tool call's input JSON in pieces), messageStop (finish reason), metadata (usage,
  * billed); an exception ends the stream as an error.
  */
-import { type ChunkMeta, chatChunk, newId, nowSeconds, sseJson, usageChunk } from '../common/chunks';
+import { newId } from '../common/chunks';
+import { ChatChunkStream } from '../common/chunk-stream';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';
-import { finalUsage } from '../common/usage';
-import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import type { SseEvent, StreamStep } from '../types';
 import { finishReasonFromConverse, reasoningText, usageFromConverse } from './converse-response';
 
-export class ConverseToOpenAIStream implements StreamConverter {
-  private readonly meta: ChunkMeta;
-  private usage: Usage | undefined;
-  /** Converse block index -> OpenAI tool call index. */
-  private readonly toolIndex = new Map<number, number>();
-
-  constructor(
-    model: string,
-    private readonly includeUsage: boolean,
-  ) {
-    this.meta = { id: newId('chatcmpl-'), created: nowSeconds(), model };
+export class ConverseToOpenAIStream extends ChatChunkStream {
+  constructor(model: string, includeUsage: boolean) {
+    super(model, includeUsage, newId('chatcmpl-'));
   }
 
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
-    if (!isRecord(data)) return { out: [], usage: this.usage };
+    if (!isRecord(data)) return this.nothing();
     switch (event.event) {
       case 'messageStart':
         return this.emit({ role: 'assistant', content: '' });
@@ -38,24 +30,18 @@ export class ConverseToOpenAIStream implements StreamConverter {
         return this.emit({}, finishReasonFromConverse(data.stopReason));
       case 'metadata':
         this.usage = usageFromConverse(data.usage) ?? this.usage;
-        return { out: [], usage: this.usage };
+        return this.nothing();
       case 'error':
         return { out: [], usage: this.usage, error: errorFromBody(500, data) };
       default:
         // contentBlockStop and events this relay has no use for.
-        return { out: [], usage: this.usage };
+        return this.nothing();
     }
   }
 
-  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
-    const usage = finalUsage(this.usage, fallbackUsage);
-    return { out: this.includeUsage && usage ? [sseJson(usageChunk(this.meta, usage))] : [], usage };
-  }
-
   private blockStart(index: number, toolUse: JsonObject): StreamStep {
-    if (!str(toolUse.name)) return { out: [], usage: this.usage };
-    const toolIndex = this.toolIndex.size;
-    this.toolIndex.set(index, toolIndex);
+    if (!str(toolUse.name)) return this.nothing();
+    const toolIndex = this.newToolCall(index);
     const name = str(toolUse.name) ?? '';
     return this.emit({ tool_calls: [{ index: toolIndex, id: str(toolUse.toolUseId) ?? newId('call_'), type: 'function', function: { name, arguments: '' } }] }, null, name);
   }
@@ -70,10 +56,6 @@ export class ConverseToOpenAIStream implements StreamConverter {
       const partial = str(delta.toolUse.input) ?? '';
       return this.emit({ tool_calls: [{ index: this.toolIndex.get(index) ?? 0, function: { arguments: partial } }] }, null, partial);
     }
-    return { out: [], usage: this.usage };
-  }
-
-  private emit(delta: JsonObject, finishReason: string | null = null, text?: string): StreamStep {
-    return { out: [sseJson(chatChunk(this.meta, delta, finishReason))], usage: this.usage, ...(text ? { text } : {}) };
+    return this.nothing();
   }
 }
