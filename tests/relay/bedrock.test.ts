@@ -31,6 +31,16 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
     await bedrock?.close();
   });
 
+  it('the console\'s channel test passes for each of the channel\'s wire formats (signed, with the access token)', async () => {
+    const root = await b.s.root();
+    for (const model of [CLAUDE, NOVA]) {
+      const seen = bedrock.requests.length;
+      const res = await root.get(`/api/channel/test/${channel}?model=${encodeURIComponent(model)}`);
+      expect(res.body, model).toMatchObject({ success: true });
+      expect(bedrock.requests.length, model).toBeGreaterThan(seen);
+    }
+  });
+
   it('Claude, chat: InvokeModel with the Bedrock envelope, signed; billed by Claude\'s usage', async () => {
     bedrock.script({ text: 'Hello from Bedrock.', usage: { prompt: 30, completion: 10 } });
     const { quota, log } = await billedOnce(b, async () => {

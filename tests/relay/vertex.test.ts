@@ -37,6 +37,16 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
     await vertex?.close();
   });
 
+  it('the console\'s channel test passes for each of the channel\'s wire formats (signed, with the access token)', async () => {
+    const root = await b.s.root();
+    for (const model of [GEMINI, CLAUDE, LLAMA]) {
+      const seen = vertex.requests.length;
+      const res = await root.get(`/api/channel/test/${channel}?model=${encodeURIComponent(model)}`);
+      expect(res.body, model).toMatchObject({ success: true });
+      expect(vertex.requests.length, model).toBeGreaterThan(seen);
+    }
+  });
+
   it('Gemini, chat: generateContent at the default region with the access token; billed by usageMetadata', async () => {
     vertex.script({ text: 'Hello from Vertex.', usage: { prompt: 40, completion: 10 } });
     const { quota, log } = await billedOnce(b, async () => {
