@@ -75,11 +75,6 @@ export class AccessTokens implements CredentialServices {
     return pending;
   }
 
-  /** Forgets every token (a key change makes a new credential anyway; for tests and shutdown). */
-  clear(): void {
-    this.#tokens.clear();
-  }
-
   async #fetch(key: string, grant: TokenGrant): Promise<string> {
     const request = await grant.request();
     const { token, lifetimeSeconds } = await this.#exchange(request);
