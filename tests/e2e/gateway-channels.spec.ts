@@ -84,6 +84,23 @@ test('the type changes the form: Azure asks for its endpoint and API version', a
   await expect(drawer(page).getByLabel('组织')).toHaveCount(0);
 });
 
+test('the type table drives the form: AWS asks for AK|SK|region, Vertex AI for its JSON key and regions', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel/add');
+  const chooseType = async (name: string) => {
+    await drawer(page).getByLabel('类型').fill(name);
+    await page.locator('.ant-select-dropdown:visible').getByText(name, { exact: true }).click();
+  };
+  await chooseType('AWS Claude');
+  await expect(drawer(page).getByLabel('接口地址（可选）')).toBeVisible();
+  await expect(drawer(page).getByPlaceholder(/AccessKey\|SecretAccessKey\|Region/)).toBeVisible();
+  await expect(drawer(page).getByLabel('部署地区')).toHaveCount(0);
+  await chooseType('Vertex AI');
+  await expect(drawer(page).getByLabel('部署地区')).toBeVisible();
+  await expect(drawer(page).getByPlaceholder(/服务账号的完整 JSON 密钥/)).toBeVisible();
+  await expect(drawer(page).getByPlaceholder(/aiplatform\.googleapis\.com/)).toBeVisible();
+});
+
 test('priority is edited in the row, and a channel is tested', async ({ page }) => {
   await signInRoot(page);
   await page.goto('/channel');
