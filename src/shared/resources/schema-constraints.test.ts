@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import channel from '../../../schemas/entities/channel.json';
+import redemption from '../../../schemas/entities/redemption.json';
 import token from '../../../schemas/entities/token.json';
 import { constraintsOf } from './schema-constraints';
 
@@ -12,5 +13,15 @@ describe('constraintsOf', () => {
     expect(constraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1 });
     expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000 });
     expect(constraintsOf(token, 'nothing')).toEqual({});
+  });
+
+  it('carries the server\'s own words for a value out of bounds', () => {
+    expect(constraintsOf(redemption, 'count')).toEqual({
+      min: 1,
+      max: 100,
+      integer: true,
+      default: 1,
+      rangeMessages: { minimum: '兑换码个数必须大于0', maximum: '一次兑换码批量生成的个数不能大于 100' },
+    });
   });
 });
