@@ -11,7 +11,7 @@ describe('constraintsOf', () => {
     expect(constraintsOf(channel, 'weight')).toEqual({ min: 0, max: 2147483647, integer: true, default: 0 });
     expect(constraintsOf(channel, 'name')).toEqual({ maxLength: 191 });
     expect(constraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1, rangeMessages: { minimum: '令牌个数必须大于0', maximum: '一次批量创建的令牌个数不能大于 100' } });
-    expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000 });
+    expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000, rangeMessages: { minimum: '额度不能小于 0', maximum: '额度过大' } });
     expect(constraintsOf(token, 'nothing')).toEqual({});
   });
 
