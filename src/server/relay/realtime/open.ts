@@ -1,0 +1,163 @@
+/**
+ * Opening a Realtime session, before the client's upgrade is answered: the same steps as every
+ * relay request (token, model rate limit, IP allow-list, model check, distributor, price,
+ * reservation), then the upstream WebSocket, tried across channels by the relay's retry rules.
+ * Anything refused here is an ordinary HTTP error to the client, and the reservation is given
+ * back; once this answers, the session owns the reservation.
+ */
+import WebSocket from 'ws';
+import { channelTypeById } from '../../../shared/channel-types';
+import { priceFor } from '../billing/price';
+import type { RelayChannel } from '../channels/channel-index';
+import { fromUpstream, refuse, RelayError, transportError } from '../errors';
+import { providerForChannelType } from '../providers';
+import type { Provider } from '../providers/types';
+import type { RelayRuntime } from '../runtime';
+import { mapModel } from '../pipeline/attempt';
+import type { RelayCall, Route } from '../pipeline/call';
+import { checkClientIp, distribute, noChannelMessage } from '../pipeline/distribute';
+import { ENDPOINTS, requestedModel } from '../pipeline/endpoints';
+import { checkModelRateLimit, type RateLimitTicket } from '../pipeline/hooks';
+import { reserve, tokenCaller } from '../pipeline/relay';
+import { requestIdOf } from '../pipeline/request-context';
+import { finalError, shouldRetry } from '../pipeline/retry';
+import { refund } from '../pipeline/settle';
+import { channelTarget } from '../pipeline/target';
+import { authenticateToken } from '../pipeline/token-auth';
+import { ERROR_BODY_LIMIT } from '../pipeline/upstream-body';
+import type { Handshake } from './handshake';
+
+/** How long the upstream may take to accept the WebSocket. */
+const CONNECT_TIMEOUT_MS = 30_000;
+/** Largest event accepted from either side (audio chunks are base64 in JSON). */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+export interface OpenedSession {
+  call: RelayCall;
+  route: Route;
+  upstream: WebSocket;
+  ticket: RateLimitTicket;
+}
+
+export async function openRealtime(rt: RelayRuntime, hs: Handshake): Promise<OpenedSession> {
+  const { ctx } = rt;
+  const auth = await authenticateToken(ctx, rt.auth, hs.request, false);
+  const ticket = await checkModelRateLimit(ctx, auth.user.id);
+  try {
+    checkClientIp(auth, hs.request.ip);
+    const body = { model: hs.model };
+    ENDPOINTS.realtime.validate(body);
+    const model = requestedModel(ENDPOINTS.realtime, body);
+    const caller = tokenCaller(auth, distribute(ctx, rt.channels, auth, model));
+    const price = priceFor(ctx.options, { model, group: caller.group, userId: caller.userId, acceptUnset: caller.acceptUnset });
+    const call: RelayCall = {
+      requestId: requestIdOf(hs.request),
+      startedAt: Date.now(),
+      spec: ENDPOINTS.realtime,
+      mode: 'realtime',
+      body,
+      rawBody: undefined,
+      model,
+      stream: true,
+      includeUsage: false,
+      maxTokens: 0,
+      caller,
+      price,
+      promptTokens: () => 0,
+      promptEstimate: () => 0,
+      clientHeaders: {},
+      clientQuery: hs.query,
+      tried: [],
+      reservation: undefined,
+    };
+    const reservation = await reserve(rt, call);
+    call.reservation = reservation;
+    try {
+      const { route, upstream } = await connectAcrossChannels(rt, call, hs.beta);
+      return { call, route, upstream, ticket };
+    } catch (err) {
+      refund(rt, call, reservation);
+      throw err;
+    }
+  } catch (err) {
+    ticket.finish(err instanceof RelayError ? err.status : 500);
+    throw err;
+  }
+}
+
+async function connectAcrossChannels(rt: RelayRuntime, call: RelayCall, beta: boolean): Promise<{ route: Route; upstream: WebSocket }> {
+  const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
+  const forced = call.caller.forced;
+  for (let n = 0; ; n++) {
+    const channel: RelayChannel | undefined = n === 0 && forced ? forced : rt.channels.pick(call.caller.group, call.model, n, new Set(call.tried));
+    if (!channel) throw refuse(503, noChannelMessage(call.caller.group, call.model), 'model_not_found');
+    call.tried.push(channel.id);
+    try {
+      return await connect(rt, call, channel, beta);
+    } catch (err) {
+      if (!(err instanceof RelayError)) throw err;
+      if (!err.local) rt.health.failed(channel, err);
+      if (!shouldRetry(err, { attempts: n + 1, retryTimes, forcedChannel: forced !== undefined, channelType: channel.type })) throw finalError(err);
+    }
+  }
+}
+
+function realtimeProvider(channel: RelayChannel): Provider & Required<Pick<Provider, 'realtimeRequest'>> {
+  const provider = providerForChannelType(channel.type);
+  if (!provider?.realtimeRequest) {
+    throw refuse(400, `渠道类型 ${channelTypeById(channel.type)?.name ?? channel.type} 不支持 Realtime API；channel type not supported for realtime`, 'not_supported', 'invalid_request_error');
+  }
+  return provider as Provider & Required<Pick<Provider, 'realtimeRequest'>>;
+}
+
+async function connect(rt: RelayRuntime, call: RelayCall, channel: RelayChannel, beta: boolean): Promise<{ route: Route; upstream: WebSocket }> {
+  const provider = realtimeProvider(channel);
+  // Every call of a channel with a proxy goes through it; WebSockets have no way through it yet.
+  if (channel.proxy) throw refuse(400, '设置了代理的渠道暂不支持 Realtime API；realtime is not available on channels with a proxy', 'not_supported', 'invalid_request_error');
+  const { upstreamModel, mapped } = mapModel(channel, call.model);
+  const up = provider.realtimeRequest(channelTarget(rt, channel, call.model, upstreamModel, { query: call.clientQuery }));
+  const headers = beta ? { ...up.headers, 'OpenAI-Beta': 'realtime=v1' } : up.headers;
+  const url = up.url.replace(/^http(s?):\/\//i, 'ws$1://');
+  const upstream = await dial(provider, url, headers);
+  rt.health.succeeded(channel);
+  return { route: { channel, upstreamModel: up.model ?? upstreamModel, isModelMapped: mapped, reasoningEffort: undefined, claudeUpstream: false }, upstream };
+}
+
+/** The upstream socket once open; an HTTP refusal becomes the upstream's error, as for any call. */
+function dial(provider: Provider, url: string, headers: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(url, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_EVENT_BYTES, followRedirects: false, perMessageDeflate: false });
+    } catch (err) {
+      reject(transportError(err instanceof Error ? err.message : String(err)));
+      return;
+    }
+    const fail = (err: RelayError) => {
+      ws.removeAllListeners();
+      ws.on('error', () => undefined);
+      ws.terminate();
+      reject(err);
+    };
+    ws.once('open', () => {
+      ws.removeAllListeners();
+      resolve(ws);
+    });
+    ws.once('error', (err) => fail(transportError(err.message)));
+    ws.once('unexpected-response', (_req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < ERROR_BODY_LIMIT) chunks.push(chunk);
+        size += chunk.length;
+      });
+      const done = () => {
+        const text = Buffer.concat(chunks).toString('utf8').slice(0, ERROR_BODY_LIMIT);
+        const status = res.statusCode ?? 502;
+        fail(fromUpstream(provider.parseError(status, text)));
+      };
+      res.once('end', done);
+      res.once('error', done);
+    });
+  });
+}
