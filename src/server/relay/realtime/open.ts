@@ -141,6 +141,8 @@ function dial(provider: Provider, url: string, headers: Record<string, string>):
     };
     ws.once('open', () => {
       ws.removeAllListeners();
+      // Its first events (session.created) wait until the client's socket is there to take them.
+      ws.pause();
       resolve(ws);
     });
     ws.once('error', (err) => fail(transportError(err.message)));

@@ -61,6 +61,7 @@ export class RealtimeSession {
     upstream.on('close', (code, reason) => this.end('complete', { code, reason: reason.toString('utf8') }));
     upstream.on('error', () => this.end('upstream_broken', { code: 1011, reason: 'upstream error' }));
     this.#stopProgress = journalStreamProgress(this.rt, call, () => this.#outcome('interrupted'));
+    upstream.resume();
   }
 
   #fromUpstream(data: Buffer, isBinary: boolean): void {

@@ -1,0 +1,136 @@
+/**
+ * `GET /v1/realtime` (issue #18 item 2) with the `openai` SDK's Realtime client (and a raw `ws`
+ * client where the SDK cannot go: the browser's key subprotocol, bad keys): events relayed both
+ * ways to a fake Realtime upstream; the session billed from the upstream's `response.done`
+ * usage (text and audio with their ratios, cached text at the cache ratio) with one consume log,
+ * settled once whichever side closes; a client that leaves closes the upstream socket; refusals
+ * (bad key, unsupported channel type) are HTTP errors before any upgrade; a balance that runs
+ * out mid-session closes it with an error event.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { AzureOpenAI } from 'openai';
+import { OpenAIRealtimeWS } from 'openai/realtime/ws';
+import { describeEachDialect } from '../helpers/dialects';
+import { startTlsFront, TLS_FRONT_CA, type TlsFront } from '../helpers/tls-front';
+import { startFakeRealtime, type FakeRealtime, type RealtimeConnection } from '../fakes/openai-realtime';
+import { setOption, startBench, type Bench } from './harness';
+import { balances, seedChannel, seedToken, seedUser } from './seed';
+
+const MODEL = 'gpt-4o-realtime-preview';
+const AZURE_MODEL = 'gpt-4.1-realtime';
+const CLAUDE_MODEL = 'claude-realtime-test';
+/**
+ * One response of the fake's default usage: input 100 (60 text of which 20 cached, 40 audio),
+ * output 50 (10 text, 40 audio); model ratio 2.5, completion 4, cache 0.5, audio 20 (built in
+ * for realtime models), audio completion 2:
+ * (40 + 20 × 0.5 + 10 × 4 + 40 × 20 + 40 × 20 × 2) × 2.5 = 2490 × 2.5 = 6225.
+ */
+const ONE_RESPONSE = 6225;
+
+type Event = { type: string; [key: string]: unknown };
+
+describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
+  let fake: FakeRealtime;
+  let b: Bench;
+  let front: TlsFront;
+  const channels: Record<string, number> = {};
+
+  beforeAll(async () => {
+    fake = await startFakeRealtime();
+    b = await startBench(dialect);
+    front = await startTlsFront(Number(new URL(b.s.url).port));
+    const opts = b.s.app.ctx.options;
+    const add = (key: string, values: Record<string, number>) => setOption(b, key, JSON.stringify({ ...opts.json<Record<string, number>>(key), ...values }));
+    await add('ModelRatio', { [MODEL]: 2.5, [AZURE_MODEL]: 2.5, [CLAUDE_MODEL]: 1 });
+    await add('CompletionRatio', { [MODEL]: 4, [AZURE_MODEL]: 4 });
+    await add('CacheRatio', { [MODEL]: 0.5, [AZURE_MODEL]: 0.5 });
+    channels.openai = await seedChannel(b.s, { type: 1, base_url: fake.url, key: 'sk-fake-good', models: MODEL });
+    channels.azure = await seedChannel(b.s, { type: 3, base_url: fake.url, key: 'sk-fake-good', models: AZURE_MODEL, other: '2025-04-01-preview' });
+    channels.claude = await seedChannel(b.s, { type: 14, base_url: fake.url, key: 'sk-ant-fake', models: CLAUDE_MODEL });
+  });
+  afterAll(async () => {
+    await front?.close();
+    await b?.close();
+    await fake?.close();
+  });
+
+  async function channelUsed(id: number): Promise<number> {
+    const row = await b.s.app.ctx.db.selectFrom('channels').select('used_quota').where('id', '=', id).executeTakeFirstOrThrow();
+    return Number(row.used_quota);
+  }
+
+  /** Σ consume logs = used quota of user, token and channel; nothing left reserved. */
+  async function audit(userId: number, tokenId: number) {
+    await b.flush();
+    const bal = await balances(b.s, userId, tokenId);
+    expect(bal.openCount).toBe(0);
+    expect(bal.logSum).toBe(bal.usedQuota);
+    expect(bal.tokenUsed).toBe(bal.usedQuota);
+    return bal;
+  }
+
+  /** Opens the SDK client on the server (through TLS: the SDK speaks wss only). */
+  async function sdkSession(apiKey = b.token.apiKey) {
+    const client = new (await import('openai')).default({ apiKey, baseURL: `${front.url}/v1` });
+    const rt = new OpenAIRealtimeWS({ model: MODEL, options: { ca: TLS_FRONT_CA } }, client);
+    const events: Event[] = [];
+    rt.on('event', (e) => events.push(e as Event));
+    const errors: unknown[] = [];
+    rt.on('error', (err) => errors.push(err));
+    await new Promise<void>((resolve, reject) => {
+      rt.socket.once('open', () => resolve());
+      rt.socket.once('error', reject);
+    });
+    return { rt, events, errors };
+  }
+
+  async function until<T>(check: () => T | undefined, what: string, ms = 5000): Promise<T> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const value = check();
+      if (value !== undefined && value !== false) return value;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  const doneCount = (events: Event[]) => events.filter((e) => e.type === 'response.done').length;
+
+  it('relays events both ways to an OpenAI channel and bills the summed response.done usage once', async () => {
+    const before = await audit(b.user.id, b.token.id);
+    const channelBefore = await channelUsed(channels.openai);
+    const seen = fake.connections.length;
+    const { rt, events, errors } = await sdkSession();
+    await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
+    rt.send({ type: 'session.update', session: { type: 'realtime', instructions: 'Be brief.' } });
+    rt.send({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] } });
+    rt.send({ type: 'response.create' });
+    await until(() => doneCount(events) === 1, 'first response.done');
+    rt.send({ type: 'response.create' });
+    await until(() => doneCount(events) === 2, 'second response.done');
+    const upstream = fake.connections[seen]!;
+    // The upstream was opened with the channel's key and the model, never the client's token.
+    expect(upstream.path).toBe('/v1/realtime');
+    expect(upstream.query.get('model')).toBe(MODEL);
+    expect(upstream.headers.authorization).toBe('Bearer sk-fake-good');
+    expect(JSON.stringify(upstream.headers)).not.toContain(b.token.key);
+    expect(upstream.received.map((e) => e.type)).toEqual(['session.update', 'conversation.item.create', 'response.create', 'response.create']);
+    expect(upstream.received[0]).toMatchObject({ session: { instructions: 'Be brief.' } });
+    expect(events.find((e) => e.type === 'session.updated')).toMatchObject({ session: { instructions: 'Be brief.' } });
+    const text = events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta as string);
+    expect(text.join('')).toBe('Hello from the fake'.repeat(2));
+    expect(events.filter((e) => e.type === 'response.output_audio.delta')).toHaveLength(2);
+    rt.close();
+    expect(await upstream.closed).toBe(1000);
+    const bal = await audit(b.user.id, b.token.id);
+    expect(bal.logCount - before.logCount).toBe(1);
+    expect(bal.usedQuota - before.usedQuota).toBe(2 * ONE_RESPONSE);
+    expect(before.quota - bal.quota).toBe(2 * ONE_RESPONSE);
+    expect((await channelUsed(channels.openai)) - channelBefore).toBe(2 * ONE_RESPONSE);
+    const log = await b.s.app.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', b.user.id).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ model_name: MODEL, prompt_tokens: 200, completion_tokens: 100, channel_id: channels.openai, is_stream: expect.anything() });
+    expect(JSON.parse(log.other)).toMatchObject({ audio: true, audio_input: 80, audio_output: 80, text_input: 120, text_output: 20, audio_ratio: 20, audio_completion_ratio: 2, cache_tokens: 40 });
+    expect(errors).toEqual([]);
+  });
+});
