@@ -133,4 +133,120 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     expect(JSON.parse(log.other)).toMatchObject({ audio: true, audio_input: 80, audio_output: 80, text_input: 120, text_output: 20, audio_ratio: 20, audio_completion_ratio: 2, cache_tokens: 40 });
     expect(errors).toEqual([]);
   });
+  /** A raw `ws` client on the plain port: answers the socket once open, or the HTTP refusal. */
+  function rawSession(path: string, options: WebSocket.ClientOptions, protocols: string[] = []) {
+    const ws = new WebSocket(`${b.s.url.replace(/^http/, 'ws')}${path}`, protocols, options);
+    const events: Event[] = [];
+    ws.on('message', (data) => events.push(JSON.parse(data.toString()) as Event));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    const opened = new Promise<{ ok: true } | { ok: false; status: number; body: string }>((resolve, reject) => {
+      ws.once('open', () => resolve({ ok: true }));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ ok: false, status: res.statusCode ?? 0, body }));
+      });
+      ws.once('error', (err) => {
+        if (!err.message.startsWith('Unexpected server response')) reject(err);
+      });
+    });
+    return { ws, events, closed, opened };
+  }
+
+  it("takes the key from the browser's subprotocol, answers `realtime`, never the key's, and asks the upstream for the beta", async () => {
+    const seen = fake.connections.length;
+    const s = rawSession(`/v1/realtime?model=${MODEL}`, {}, ['realtime', `openai-insecure-api-key.${b.token.apiKey}`, 'openai-beta.realtime-v1']);
+    expect(await s.opened).toEqual({ ok: true });
+    expect(s.ws.protocol).toBe('realtime');
+    await until(() => s.events.find((e) => e.type === 'session.created'), 'session.created');
+    const upstream = fake.connections[seen]!;
+    expect(upstream.headers['openai-beta']).toBe('realtime=v1');
+    expect(upstream.headers['sec-websocket-protocol']).toBeUndefined();
+    expect(JSON.stringify(upstream.headers)).not.toContain(b.token.key);
+    s.ws.close();
+    await upstream.closed;
+    await audit(b.user.id, b.token.id);
+  });
+
+  it('a client that leaves mid-response closes the upstream socket; a session that used nothing is refunded', async () => {
+    const before = await audit(b.user.id, b.token.id);
+    const seen = fake.connections.length;
+    const { rt, events } = await sdkSession();
+    await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
+    rt.send({ type: 'response.create', response: { instructions: 'hold' } });
+    const upstream = fake.connections[seen]!;
+    await until(() => upstream.received.length === 1 || undefined, 'the held response.create upstream');
+    rt.socket.terminate();
+    expect(await upstream.closed).toBe(1000);
+    const bal = await audit(b.user.id, b.token.id);
+    expect(bal.quota).toBe(before.quota);
+    expect(bal.logCount).toBe(before.logCount);
+  });
+
+  it('refuses a bad key with 401 before any upgrade or upstream socket', async () => {
+    const seen = fake.connections.length;
+    const s = rawSession(`/v1/realtime?model=${MODEL}`, { headers: { Authorization: 'Bearer sk-not-a-real-key-000000000000' } });
+    const result = await s.opened;
+    expect(result).toMatchObject({ ok: false, status: 401 });
+    expect(JSON.parse((result as { body: string }).body)).toMatchObject({ error: { message: expect.stringContaining('无效的令牌') } });
+    const missing = await rawSession(`/v1/realtime?model=${MODEL}`, {}).opened;
+    expect(missing).toMatchObject({ ok: false, status: 401 });
+    const noModel = await rawSession('/v1/realtime', { headers: { Authorization: `Bearer ${b.token.apiKey}` } }).opened;
+    expect(noModel).toMatchObject({ ok: false, status: 400 });
+    expect(fake.connections.length).toBe(seen);
+  });
+
+  it('refuses a channel type without a Realtime API with a clear 400, and refunds the reservation', async () => {
+    const before = await audit(b.user.id, b.token.id);
+    const seen = fake.connections.length;
+    const result = await rawSession(`/v1/realtime?model=${CLAUDE_MODEL}`, { headers: { Authorization: `Bearer ${b.token.apiKey}` } }).opened;
+    expect(result).toMatchObject({ ok: false, status: 400 });
+    expect(JSON.parse((result as { body: string }).body)).toMatchObject({ error: { message: expect.stringContaining('不支持 Realtime API'), code: 'not_supported' } });
+    expect(fake.connections.length).toBe(seen);
+    const bal = await audit(b.user.id, b.token.id);
+    expect(bal.quota).toBe(before.quota);
+  });
+
+  it("Azure: the SDK's Azure client on /openai/realtime reaches the deployment with the channel's api-key and api-version", async () => {
+    const before = await audit(b.user.id, b.token.id);
+    const seen = fake.connections.length;
+    const azure = new AzureOpenAI({ apiKey: b.token.apiKey, endpoint: front.url, apiVersion: '2025-04-01-preview', deployment: AZURE_MODEL });
+    const rt = await OpenAIRealtimeWS.azure(azure, { options: { ca: TLS_FRONT_CA } });
+    const events: Event[] = [];
+    rt.on('event', (e) => events.push(e as Event));
+    await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
+    rt.send({ type: 'response.create' });
+    await until(() => doneCount(events) === 1, 'response.done');
+    const upstream = fake.connections[seen]!;
+    expect(upstream.path).toBe('/openai/realtime');
+    expect(upstream.query.get('deployment')).toBe('gpt-41-realtime');
+    expect(upstream.query.get('api-version')).toBe('2025-04-01-preview');
+    expect(upstream.headers['api-key']).toBe('sk-fake-good');
+    expect(upstream.headers.authorization).toBeUndefined();
+    rt.close();
+    await upstream.closed;
+    const bal = await audit(b.user.id, b.token.id);
+    expect(bal.usedQuota - before.usedQuota).toBe(ONE_RESPONSE);
+  });
+
+  it('a balance that runs out mid-session ends it with an error event; what was used is charged up to what was left', async () => {
+    const START = 10_000;
+    const poor = await seedUser(b.s, START);
+    const token = await seedToken(b.s, poor.id);
+    const seen = fake.connections.length;
+    const { rt, events } = await sdkSession(token.apiKey);
+    const closed = new Promise<number>((resolve) => rt.socket.once('close', (code) => resolve(code)));
+    await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
+    rt.send({ type: 'response.create' });
+    await until(() => doneCount(events) === 1, 'first response.done');
+    rt.send({ type: 'response.create' });
+    expect(await closed).toBe(1008);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ error: { code: 'insufficient_user_quota' } });
+    expect(await fake.connections[seen]!.closed).toBe(1000);
+    const bal = await audit(poor.id, token.id);
+    expect(bal.logCount).toBe(1);
+    expect(bal.quota).toBeGreaterThanOrEqual(0);
+    expect(bal.quota + bal.usedQuota).toBe(START);
+    expect(bal.usedQuota).toBe(START);
+  });
 });
