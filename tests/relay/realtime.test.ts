@@ -9,11 +9,11 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { AzureOpenAI } from 'openai';
+import OpenAI, { AzureOpenAI } from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTlsFront, TLS_FRONT_CA, type TlsFront } from '../helpers/tls-front';
-import { startFakeRealtime, type FakeRealtime, type RealtimeConnection } from '../fakes/openai-realtime';
+import { startFakeRealtime, type FakeRealtime } from '../fakes/openai-realtime';
 import { setOption, startBench, type Bench } from './harness';
 import { balances, seedChannel, seedToken, seedUser } from './seed';
 
@@ -72,10 +72,10 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
 
   /** Opens the SDK client on the server (through TLS: the SDK speaks wss only). */
   async function sdkSession(apiKey = b.token.apiKey) {
-    const client = new (await import('openai')).default({ apiKey, baseURL: `${front.url}/v1` });
+    const client = new OpenAI({ apiKey, baseURL: `${front.url}/v1` });
     const rt = new OpenAIRealtimeWS({ model: MODEL, options: { ca: TLS_FRONT_CA } }, client);
     const events: Event[] = [];
-    rt.on('event', (e) => events.push(e as Event));
+    rt.on('event', (e) => events.push(e as unknown as Event));
     const errors: unknown[] = [];
     rt.on('error', (err) => errors.push(err));
     await new Promise<void>((resolve, reject) => {
@@ -213,7 +213,7 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     const azure = new AzureOpenAI({ apiKey: b.token.apiKey, endpoint: front.url, apiVersion: '2025-04-01-preview', deployment: AZURE_MODEL });
     const rt = await OpenAIRealtimeWS.azure(azure, { options: { ca: TLS_FRONT_CA } });
     const events: Event[] = [];
-    rt.on('event', (e) => events.push(e as Event));
+    rt.on('event', (e) => events.push(e as unknown as Event));
     await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
     rt.send({ type: 'response.create' });
     await until(() => doneCount(events) === 1, 'response.done');

@@ -58,6 +58,7 @@ export function attachRealtime(rt: RelayRuntime, server: Server): RealtimeRelay 
   /** The session was opened but the client is gone before its upgrade: nothing was used. */
   function abandon(opened: OpenedSession): void {
     opened.upstream.terminate();
+    opened.ticket.finish(499);
     refund(rt, opened.call, opened.call.reservation!);
   }
 

@@ -20,14 +20,22 @@ import type { RelayRuntime } from '../runtime';
 import type { OpenedSession } from './open';
 import { SessionUsage } from './usage';
 
-/** A client that reads slower than the upstream talks pauses the upstream above this. */
-const CLIENT_BUFFER_HIGH = 4 * 1024 * 1024;
+/** A side that reads slower than the other talks pauses the talker above this many bytes waiting. */
+const BUFFER_HIGH = 4 * 1024 * 1024;
 /** How long a closing upstream may take before its socket is cut. */
 const CLOSE_GRACE_MS = 2000;
 
 /** Close codes that may be sent on (1005, 1006 and 1015 are only ever reported, never sent). */
 function sendableCode(code: number): number {
   return (code >= 1000 && code <= 1014 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999) ? code : 1000;
+}
+
+/** Sends an event on as it came; a reader that falls behind pauses the sender until it caught up. */
+function forward(from: WebSocket, to: WebSocket, data: Buffer, isBinary: boolean): void {
+  to.send(data, { binary: isBinary }, () => {
+    if (from.isPaused && to.bufferedAmount < BUFFER_HIGH / 2) from.resume();
+  });
+  if (to.bufferedAmount > BUFFER_HIGH) from.pause();
 }
 
 export class RealtimeSession {
@@ -53,7 +61,7 @@ export class RealtimeSession {
     const { upstream, call } = this.opened;
     this.opened.ticket.finish(101);
     client.on('message', (data, isBinary) => {
-      if (upstream.readyState === upstream.OPEN) upstream.send(data, { binary: isBinary });
+      if (upstream.readyState === upstream.OPEN) forward(client, upstream, data as Buffer, isBinary);
     });
     upstream.on('message', (data, isBinary) => this.#fromUpstream(data as Buffer, isBinary));
     client.on('close', () => this.end('client_gone'));
@@ -76,10 +84,7 @@ export class RealtimeSession {
         // not JSON: passed on as it came
       }
     }
-    this.client.send(data, { binary: isBinary }, () => {
-      if (this.opened.upstream.isPaused && this.client.bufferedAmount < CLIENT_BUFFER_HIGH / 2) this.opened.upstream.resume();
-    });
-    if (this.client.bufferedAmount > CLIENT_BUFFER_HIGH) this.opened.upstream.pause();
+    if (this.client.readyState === this.client.OPEN) forward(this.opened.upstream, this.client, data, isBinary);
   }
 
   #charge(): number {
