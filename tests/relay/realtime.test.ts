@@ -20,6 +20,8 @@ import { balances, seedChannel, seedToken, seedUser } from './seed';
 const MODEL = 'gpt-4o-realtime-preview';
 const AZURE_MODEL = 'gpt-4.1-realtime';
 const CLAUDE_MODEL = 'claude-realtime-test';
+/** Served only by a channel whose key the upstream refuses. */
+const REFUSED_MODEL = 'gpt-4o-mini-realtime-preview';
 /**
  * One response of the fake's default usage: input 100 (60 text of which 20 cached, 40 audio),
  * output 50 (10 text, 40 audio); model ratio 2.5, completion 4, cache 0.5, audio 20 (built in
@@ -42,11 +44,12 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     front = await startTlsFront(Number(new URL(b.s.url).port));
     const opts = b.s.app.ctx.options;
     const add = (key: string, values: Record<string, number>) => setOption(b, key, JSON.stringify({ ...opts.json<Record<string, number>>(key), ...values }));
-    await add('ModelRatio', { [MODEL]: 2.5, [AZURE_MODEL]: 2.5, [CLAUDE_MODEL]: 1 });
+    await add('ModelRatio', { [MODEL]: 2.5, [AZURE_MODEL]: 2.5, [CLAUDE_MODEL]: 1, [REFUSED_MODEL]: 1 });
     await add('CompletionRatio', { [MODEL]: 4, [AZURE_MODEL]: 4 });
     await add('CacheRatio', { [MODEL]: 0.5, [AZURE_MODEL]: 0.5 });
     channels.openai = await seedChannel(b.s, { type: 1, base_url: fake.url, key: 'sk-fake-good', models: MODEL });
     channels.azure = await seedChannel(b.s, { type: 3, base_url: fake.url, key: 'sk-fake-good', models: AZURE_MODEL, other: '2025-04-01-preview' });
+    channels.refused = await seedChannel(b.s, { type: 1, base_url: fake.url, key: 'sk-fake-wrong', models: REFUSED_MODEL });
     channels.claude = await seedChannel(b.s, { type: 14, base_url: fake.url, key: 'sk-ant-fake', models: CLAUDE_MODEL });
   });
   afterAll(async () => {
@@ -205,6 +208,20 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     expect(fake.connections.length).toBe(seen);
     const bal = await audit(b.user.id, b.token.id);
     expect(bal.quota).toBe(before.quota);
+  });
+
+  it("refuses a token whose IP allow-list leaves the client out; an upstream's refusal comes back as an HTTP error and is refunded", async () => {
+    const before = await audit(b.user.id, b.token.id);
+    const fenced = await seedToken(b.s, b.user.id, { allow_ips: '10.1.2.3' });
+    const fencedResult = await rawSession(`/v1/realtime?model=${MODEL}`, { headers: { Authorization: `Bearer ${fenced.apiKey}` } }).opened;
+    expect(fencedResult).toMatchObject({ ok: false, status: 403 });
+    expect((fencedResult as { body: string }).body).toContain('您的 IP 不在令牌允许访问的列表中');
+    const refused = await rawSession(`/v1/realtime?model=${REFUSED_MODEL}`, { headers: { Authorization: `Bearer ${b.token.apiKey}` } }).opened;
+    expect(refused).toMatchObject({ ok: false });
+    expect((refused as { status: number }).status).toBeGreaterThanOrEqual(400);
+    const bal = await audit(b.user.id, b.token.id);
+    expect(bal.quota).toBe(before.quota);
+    expect(bal.logCount).toBe(before.logCount);
   });
 
   it("Azure: the SDK's Azure client on /openai/realtime reaches the deployment with the channel's api-key and api-version", async () => {

@@ -168,8 +168,12 @@ export async function reserve(rt: RelayRuntime, call: RelayCall, amount = estima
   throw refuse(403, `${what} pre-consumed quota failed, user quota: ${q(result.quota)}, need quota: ${q(amount)}`, 'insufficient_user_quota');
 }
 
-/** Attempts across priority tiers until one answers or the retry rules stop (§7.2). */
-async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply): Promise<Delivered> {
+function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply): Promise<Delivered> {
+  return acrossChannels(rt, call, (channel) => attempt(rt, call, channel, reply));
+}
+
+/** `tryOne` across priority tiers until one answers or the retry rules stop (§7.2). */
+export async function acrossChannels<T>(rt: RelayRuntime, call: RelayCall, tryOne: (channel: RelayChannel) => Promise<T>): Promise<T> {
   const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
   const forced = call.caller.forced;
   for (let n = 0; ; n++) {
@@ -177,7 +181,7 @@ async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply)
     if (!channel) throw refuse(503, noChannelMessage(call.caller.group, call.model), 'model_not_found');
     call.tried.push(channel.id);
     try {
-      return await attempt(rt, call, channel, reply);
+      return await tryOne(channel);
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
       if (!err.local) rt.health.failed(channel, err);

@@ -15,12 +15,11 @@ import type { Provider } from '../providers/types';
 import type { RelayRuntime } from '../runtime';
 import { mapModel } from '../pipeline/attempt';
 import type { RelayCall, Route } from '../pipeline/call';
-import { checkClientIp, distribute, noChannelMessage } from '../pipeline/distribute';
+import { checkClientIp, distribute } from '../pipeline/distribute';
 import { ENDPOINTS, requestedModel } from '../pipeline/endpoints';
 import { checkModelRateLimit, type RateLimitTicket } from '../pipeline/hooks';
-import { reserve, tokenCaller } from '../pipeline/relay';
+import { acrossChannels, reserve, tokenCaller } from '../pipeline/relay';
 import { requestIdOf } from '../pipeline/request-context';
-import { finalError, shouldRetry } from '../pipeline/retry';
 import { refund } from '../pipeline/settle';
 import { channelTarget } from '../pipeline/target';
 import { authenticateToken } from '../pipeline/token-auth';
@@ -73,7 +72,7 @@ export async function openRealtime(rt: RelayRuntime, hs: Handshake): Promise<Ope
     const reservation = await reserve(rt, call);
     call.reservation = reservation;
     try {
-      const { route, upstream } = await connectAcrossChannels(rt, call, hs.beta);
+      const { route, upstream } = await acrossChannels(rt, call, (channel) => connect(rt, call, channel, hs.beta));
       return { call, route, upstream, ticket };
     } catch (err) {
       refund(rt, call, reservation);
@@ -82,23 +81,6 @@ export async function openRealtime(rt: RelayRuntime, hs: Handshake): Promise<Ope
   } catch (err) {
     ticket.finish(err instanceof RelayError ? err.status : 500);
     throw err;
-  }
-}
-
-async function connectAcrossChannels(rt: RelayRuntime, call: RelayCall, beta: boolean): Promise<{ route: Route; upstream: WebSocket }> {
-  const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
-  const forced = call.caller.forced;
-  for (let n = 0; ; n++) {
-    const channel: RelayChannel | undefined = n === 0 && forced ? forced : rt.channels.pick(call.caller.group, call.model, n, new Set(call.tried));
-    if (!channel) throw refuse(503, noChannelMessage(call.caller.group, call.model), 'model_not_found');
-    call.tried.push(channel.id);
-    try {
-      return await connect(rt, call, channel, beta);
-    } catch (err) {
-      if (!(err instanceof RelayError)) throw err;
-      if (!err.local) rt.health.failed(channel, err);
-      if (!shouldRetry(err, { attempts: n + 1, retryTimes, forcedChannel: forced !== undefined, channelType: channel.type })) throw finalError(err);
-    }
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import proxyAddr from '@fastify/proxy-addr';
 import { WebSocketServer } from 'ws';
 import { openaiErrorBody, refuse, type RelayError } from '../errors';
 import type { RelayRuntime } from '../runtime';
@@ -53,6 +54,9 @@ function writeError(socket: Duplex, error: RelayError, requestId: string): void 
 export function attachRealtime(rt: RelayRuntime, server: Server): RealtimeRelay {
   const sessions = new Set<RealtimeSession>();
   let closing = false;
+  // The client's address as Fastify reads it: through the trusted proxies' X-Forwarded-For.
+  const trusted = rt.ctx.config.trustedProxies;
+  const trust = trusted.length > 0 ? proxyAddr.compile(trusted) : undefined;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_EVENT_BYTES, perMessageDeflate: false, handleProtocols: (offered) => answeredProtocol(offered) });
 
   /** The session was opened but the client is gone before its upgrade: nothing was used. */
@@ -65,7 +69,7 @@ export function attachRealtime(rt: RelayRuntime, server: Server): RealtimeRelay 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const ip = req.socket.remoteAddress ?? '';
+    const ip = trust ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? '');
     const hs = readHandshake(req, url, ip);
     const requestId = assignRequestId(hs.request);
     if (!REALTIME_PATHS.has(url.pathname.replace(/\/+$/, ''))) {
