@@ -25,6 +25,8 @@ export interface RealtimeConnection {
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
+  /** The port the caller's connection came from (which proxy tunnel carried it: helpers/proxies.ts). */
+  remotePort: number | undefined;
   /** Events received from the relay, parsed. */
   received: Record<string, unknown>[];
   /** Resolves with the close code once the socket closed. */
@@ -97,6 +99,7 @@ export async function startFakeRealtime(keys: string[] = ['sk-fake-good']): Prom
         path: url.pathname,
         query: url.searchParams,
         headers: req.headers,
+        remotePort: req.socket.remotePort,
         received: [],
         closed: new Promise((resolve) => ws.once('close', (code) => resolve(code))),
         socket: ws,

@@ -13,6 +13,7 @@ import OpenAI, { AzureOpenAI } from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTlsFront, TLS_FRONT_CA, type TlsFront } from '../helpers/tls-front';
+import { startConnectProxy, startSocks5Proxy } from '../helpers/proxies';
 import { startFakeRealtime, type FakeRealtime } from '../fakes/openai-realtime';
 import { setOption, startBench, type Bench } from './harness';
 import { balances, seedChannel, seedToken, seedUser } from './seed';
@@ -38,12 +39,13 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
   let front: TlsFront;
   const channels: Record<string, number> = {};
 
+  /** Adds model entries to a ratio table option. */
+  const add = (key: string, values: Record<string, number>) => setOption(b, key, JSON.stringify({ ...b.s.app.ctx.options.json<Record<string, number>>(key), ...values }));
+
   beforeAll(async () => {
     fake = await startFakeRealtime();
     b = await startBench(dialect);
     front = await startTlsFront(Number(new URL(b.s.url).port));
-    const opts = b.s.app.ctx.options;
-    const add = (key: string, values: Record<string, number>) => setOption(b, key, JSON.stringify({ ...opts.json<Record<string, number>>(key), ...values }));
     await add('ModelRatio', { [MODEL]: 2.5, [AZURE_MODEL]: 2.5, [CLAUDE_MODEL]: 1, [REFUSED_MODEL]: 1 });
     await add('CompletionRatio', { [MODEL]: 4, [AZURE_MODEL]: 4 });
     await add('CacheRatio', { [MODEL]: 0.5, [AZURE_MODEL]: 0.5 });
@@ -223,6 +225,38 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     expect(bal.quota).toBe(before.quota);
     expect(bal.logCount).toBe(before.logCount);
   });
+
+  for (const kind of ['http', 'socks5'] as const) {
+    it(`a channel with a${kind === 'http' ? 'n HTTP CONNECT' : ' SOCKS5'} proxy opens its upstream socket through it, never direct`, async () => {
+      const auth = { user: 'rt-user', pass: 'rt-password' };
+      const p = kind === 'http' ? await startConnectProxy(auth) : await startSocks5Proxy(auth);
+      try {
+        const model = `gpt-4o-realtime-proxied-${kind}`;
+        await add('ModelRatio', { [model]: 1 });
+        // The proxy's address carries its credentials.
+        const id = await seedChannel(b.s, { type: 1, base_url: fake.url, key: 'sk-fake-good', models: model, setting: JSON.stringify({ proxy: p.url }) });
+        const seen = fake.connections.length;
+        const s = rawSession(`/v1/realtime?model=${model}`, { headers: { Authorization: `Bearer ${b.token.apiKey}` } });
+        expect(await s.opened).toEqual({ ok: true });
+        await until(() => s.events.find((e) => e.type === 'session.created'), 'session.created');
+        const upstream = fake.connections[seen]!;
+        expect(p.tunnels).toEqual([new URL(fake.url).host]);
+        expect(p.carried.has(upstream.remotePort!)).toBe(true);
+        s.ws.close();
+        await upstream.closed;
+        // The proxy gone: the session fails instead of going direct.
+        await p.close();
+        const down = await rawSession(`/v1/realtime?model=${model}`, { headers: { Authorization: `Bearer ${b.token.apiKey}` } }).opened;
+        expect(down).toMatchObject({ ok: false });
+        expect((down as { body: string }).body).not.toContain(auth.pass);
+        expect(fake.connections.length).toBe(seen + 1);
+        await b.s.app.ctx.db.deleteFrom('channels').where('id', '=', id).execute();
+        await b.relay.channels.refresh();
+      } finally {
+        await p.close();
+      }
+    });
+  }
 
   it("Azure: the SDK's Azure client on /openai/realtime reaches the deployment with the channel's api-key and api-version", async () => {
     const before = await audit(b.user.id, b.token.id);

@@ -5,6 +5,9 @@
  * Anything refused here is an ordinary HTTP error to the client, and the reservation is given
  * back; once this answers, the session owns the reservation.
  */
+import { isIP } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import WebSocket from 'ws';
 import { channelTypeById } from '../../../shared/channel-types';
 import { priceFor } from '../billing/price';
@@ -24,6 +27,7 @@ import { refund } from '../pipeline/settle';
 import { channelTarget } from '../pipeline/target';
 import { authenticateToken } from '../pipeline/token-auth';
 import { ERROR_BODY_LIMIT } from '../pipeline/upstream-body';
+import { proxyTunnel } from '../upstream/proxy-tunnel';
 import type { Handshake } from './handshake';
 
 /** How long the upstream may take to accept the WebSocket. */
@@ -94,23 +98,41 @@ function realtimeProvider(channel: RelayChannel): Provider & Required<Pick<Provi
 
 async function connect(rt: RelayRuntime, call: RelayCall, channel: RelayChannel, beta: boolean): Promise<{ route: Route; upstream: WebSocket }> {
   const provider = realtimeProvider(channel);
-  // Every call of a channel with a proxy goes through it; WebSockets have no way through it yet.
-  if (channel.proxy) throw refuse(400, '设置了代理的渠道暂不支持 Realtime API；realtime is not available on channels with a proxy', 'not_supported', 'invalid_request_error');
   const { upstreamModel, mapped } = mapModel(channel, call.model);
   const up = provider.realtimeRequest(channelTarget(rt, channel, call.model, upstreamModel, { query: call.clientQuery }));
   const headers = beta ? { ...up.headers, 'OpenAI-Beta': 'realtime=v1' } : up.headers;
   const url = up.url.replace(/^http(s?):\/\//i, 'ws$1://');
-  const upstream = await dial(provider, url, headers);
+  const upstream = await dial(provider, url, headers, channel.proxy);
   rt.health.succeeded(channel);
   return { route: { channel, upstreamModel: up.model ?? upstreamModel, isModelMapped: mapped, reasoningEffort: undefined, claudeUpstream: false }, upstream };
 }
 
+/**
+ * Opens the connection through the channel's proxy (never direct): the tunnel, then TLS over it
+ * for wss. `ws` hands the options of the HTTP request it makes (host, port, TLS settings).
+ */
+function throughProxy(proxy: string, secure: boolean): NonNullable<WebSocket.ClientOptions['createConnection']> {
+  const open = (options: TlsConnectionOptions & { host?: string; port?: number | string }, done: (err: Error | null, socket?: Duplex) => void): undefined => {
+    const host = options.host ?? 'localhost';
+    const port = Number(options.port) || (secure ? 443 : 80);
+    proxyTunnel(proxy, host, port).then(
+      (socket) => done(null, secure ? tlsConnect({ ...options, socket, servername: isIP(host) ? undefined : host }) : socket),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
+    return undefined;
+  };
+  // Node's client takes a socket answered later through the callback (`oncreate`).
+  return open as unknown as NonNullable<WebSocket.ClientOptions['createConnection']>;
+}
+
 /** The upstream socket once open; an HTTP refusal becomes the upstream's error, as for any call. */
-function dial(provider: Provider, url: string, headers: Record<string, string>): Promise<WebSocket> {
+function dial(provider: Provider, url: string, headers: Record<string, string>, proxy: string | undefined): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
     try {
-      ws = new WebSocket(url, { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_EVENT_BYTES, followRedirects: false, perMessageDeflate: false });
+      const options: WebSocket.ClientOptions = { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_EVENT_BYTES, followRedirects: false, perMessageDeflate: false };
+      if (proxy) options.createConnection = throughProxy(proxy, url.startsWith('wss:'));
+      ws = new WebSocket(url, options);
     } catch (err) {
       reject(transportError(err instanceof Error ? err.message : String(err)));
       return;
