@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import OpenAI, { AzureOpenAI } from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { describeEachDialect } from '../helpers/dialects';
+import { startTestServer } from '../helpers/server';
 import { startTlsFront, TLS_FRONT_CA, type TlsFront } from '../helpers/tls-front';
 import { startConnectProxy, startSocks5Proxy } from '../helpers/proxies';
 import { startFakeRealtime, type FakeRealtime } from '../fakes/openai-realtime';
@@ -299,5 +300,38 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     expect(bal.quota).toBeGreaterThanOrEqual(0);
     expect(bal.quota + bal.usedQuota).toBe(START);
     expect(bal.usedQuota).toBe(START);
+  });
+
+  it('a server that stops ends its running sessions and bills what they used, once', async () => {
+    const other = await startBench(dialect);
+    try {
+      await setOption(other, 'ModelRatio', JSON.stringify({ ...other.s.app.ctx.options.json<Record<string, number>>('ModelRatio'), [MODEL]: 2.5 }));
+      await setOption(other, 'CompletionRatio', JSON.stringify({ ...other.s.app.ctx.options.json<Record<string, number>>('CompletionRatio'), [MODEL]: 4 }));
+      await setOption(other, 'CacheRatio', JSON.stringify({ ...other.s.app.ctx.options.json<Record<string, number>>('CacheRatio'), [MODEL]: 0.5 }));
+      await seedChannel(other.s, { type: 1, base_url: fake.url, key: 'sk-fake-good', models: MODEL });
+      const seen = fake.connections.length;
+      const ws = new WebSocket(`${other.s.url.replace(/^http/, 'ws')}/v1/realtime?model=${MODEL}`, { headers: { Authorization: `Bearer ${other.token.apiKey}` } });
+      const events: Event[] = [];
+      ws.on('message', (data) => events.push(JSON.parse(data.toString()) as Event));
+      const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+      await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
+      ws.send(JSON.stringify({ type: 'response.create' }));
+      await until(() => doneCount(events) === 1, 'response.done');
+      await other.s.app.close();
+      expect(await closed).toBe(1001);
+      expect(await fake.connections[seen]!.closed).toBe(1000);
+      // Read back by a fresh start over the same database: the stopped server wrote it all.
+      const reader = await startTestServer(dialect, { database: other.s.database });
+      try {
+        const bal = await balances(reader, other.user.id, other.token.id);
+        expect(bal).toMatchObject({ openCount: 0, logCount: 1, logSum: ONE_RESPONSE, usedQuota: ONE_RESPONSE, tokenUsed: ONE_RESPONSE });
+        const log = await reader.app.ctx.db.selectFrom('logs').select('content').where('user_id', '=', other.user.id).where('type', '=', 2).executeTakeFirstOrThrow();
+        expect(log.content).toContain('服务中断时仍在传输');
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await other.close();
+    }
   });
 });
