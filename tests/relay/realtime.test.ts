@@ -136,6 +136,7 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     expect((await channelUsed(channels.openai)) - channelBefore).toBe(2 * ONE_RESPONSE);
     const log = await b.s.app.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', b.user.id).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(log).toMatchObject({ model_name: MODEL, prompt_tokens: 200, completion_tokens: 100, channel_id: channels.openai, is_stream: expect.anything() });
+    expect(log.content).not.toContain('中途断开');
     expect(JSON.parse(log.other)).toMatchObject({ audio: true, audio_input: 80, audio_output: 80, text_input: 120, text_output: 20, audio_ratio: 20, audio_completion_ratio: 2, cache_tokens: 40 });
     expect(errors).toEqual([]);
   });
@@ -187,6 +188,22 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     const bal = await audit(b.user.id, b.token.id);
     expect(bal.quota).toBe(before.quota);
     expect(bal.logCount).toBe(before.logCount);
+  });
+
+  it('a client that drops the connection after a response is billed for it, once, with the note that it left', async () => {
+    const before = await audit(b.user.id, b.token.id);
+    const seen = fake.connections.length;
+    const { rt, events } = await sdkSession();
+    await until(() => events.find((e) => e.type === 'session.created'), 'session.created');
+    rt.send({ type: 'response.create' });
+    await until(() => doneCount(events) === 1, 'response.done');
+    rt.socket.terminate();
+    await fake.connections[seen]!.closed;
+    const bal = await audit(b.user.id, b.token.id);
+    expect(bal.logCount - before.logCount).toBe(1);
+    expect(before.quota - bal.quota).toBe(ONE_RESPONSE);
+    const log = await b.s.app.ctx.db.selectFrom('logs').select('content').where('user_id', '=', b.user.id).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(log.content).toContain('客户端中途断开');
   });
 
   it('refuses a bad key with 401 before any upgrade or upstream socket', async () => {
@@ -300,6 +317,8 @@ describeEachDialect('/v1/realtime (openai SDK)', (dialect) => {
     expect(bal.quota).toBeGreaterThanOrEqual(0);
     expect(bal.quota + bal.usedQuota).toBe(START);
     expect(bal.usedQuota).toBe(START);
+    const log = await b.s.app.ctx.db.selectFrom('logs').select('content').where('user_id', '=', poor.id).where('type', '=', 2).executeTakeFirstOrThrow();
+    expect(log.content).toContain('额度不足，会话已关闭');
   });
 
   it('a server that stops ends its running sessions and bills what they used, once', async () => {

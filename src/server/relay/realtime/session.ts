@@ -25,6 +25,9 @@ const BUFFER_HIGH = 4 * 1024 * 1024;
 /** How long a closing upstream may take before its socket is cut. */
 const CLOSE_GRACE_MS = 2000;
 
+/** Close codes of a session ended on purpose (normal closure, going away). */
+const NORMAL_CLOSE: ReadonlySet<number> = new Set([1000, 1001]);
+
 /** Close codes that may be sent on (1005, 1006 and 1015 are only ever reported, never sent). */
 function sendableCode(code: number): number {
   return (code >= 1000 && code <= 1014 && code !== 1005 && code !== 1006) || (code >= 3000 && code <= 4999) ? code : 1000;
@@ -45,6 +48,8 @@ export class RealtimeSession {
   #firstResponseMs = 0;
   #ended = false;
   #toppingUp = false;
+  /** Said in the consume log when the session was ended for want of quota. */
+  #logExtra: string | undefined;
   #stopProgress: () => void = () => undefined;
 
   constructor(
@@ -64,9 +69,10 @@ export class RealtimeSession {
       if (upstream.readyState === upstream.OPEN) forward(client, upstream, data as Buffer, isBinary);
     });
     upstream.on('message', (data, isBinary) => this.#fromUpstream(data as Buffer, isBinary));
-    client.on('close', () => this.end('client_gone'));
+    // Closing the socket is how a client ends a session: only an abnormal close is "gone".
+    client.on('close', (code) => this.end(NORMAL_CLOSE.has(code) ? 'complete' : 'client_gone'));
     client.on('error', () => this.end('client_gone'));
-    upstream.on('close', (code, reason) => this.end('complete', { code, reason: reason.toString('utf8') }));
+    upstream.on('close', (code, reason) => this.end(NORMAL_CLOSE.has(code) ? 'complete' : 'upstream_broken', { code, reason: reason.toString('utf8') }));
     upstream.on('error', () => this.end('upstream_broken', { code: 1011, reason: 'upstream error' }));
     this.#stopProgress = journalStreamProgress(this.rt, call, () => this.#outcome('interrupted'));
     upstream.resume();
@@ -107,6 +113,7 @@ export class RealtimeSession {
       if (this.client.readyState === this.client.OPEN) {
         this.client.send(JSON.stringify({ type: 'error', event_id: `event_${this.opened.call.requestId}`, error: { type: 'insufficient_quota', code: 'insufficient_user_quota', message, param: null, event_id: null } }));
       }
+      this.#logExtra = '额度不足，会话已关闭';
       this.end('complete', { code: 1008, reason: 'insufficient quota' });
       return;
     } finally {
@@ -117,7 +124,7 @@ export class RealtimeSession {
 
   #outcome(ending: Ending): Delivered {
     const usage = this.#usage.snapshot();
-    return delivered(this.opened.route, { usage, usageReported: true, isStream: true, firstResponseMs: this.#firstResponseMs, ending, logExtra: undefined, fixedQuota: undefined });
+    return delivered(this.opened.route, { usage, usageReported: true, isStream: true, firstResponseMs: this.#firstResponseMs, ending, logExtra: this.#logExtra, fixedQuota: undefined });
   }
 
   /** Ends the session once: both sockets closed, the usage settled, extra holds given back. */
