@@ -32,6 +32,7 @@ import { startRelay } from './relay/runtime';
 import { startChannelChecks } from './services/channels/channel-schedule';
 import { badUrlReply, registerRelay } from './relay/routes';
 import { directRelay, type DirectHandler } from './relay/direct';
+import { attachRealtime } from './relay/realtime/server';
 
 export interface App {
   server: FastifyInstance;
@@ -186,6 +187,8 @@ export async function buildApp(config: Config): Promise<App> {
   await registerRelay(server, relay);
   front.direct = directRelay(relay);
   relay.direct = front.direct;
+  // WebSocket upgrades (the Realtime API) come on the Node server's own event, not through Fastify.
+  const realtime = attachRealtime(relay, server.server);
   // Scheduled channel tests and balance refreshes (master process only), over the relay's pools.
   const channelChecks = startChannelChecks(ctx, server.log);
 
@@ -206,6 +209,8 @@ export async function buildApp(config: Config): Promise<App> {
       front.direct = undefined;
       // Channel rounds (scheduled or started by a button) are cancelled: nothing waits on them.
       await channelChecks.stop();
+      // Running Realtime sessions are ended and settled: their sockets would hold the close.
+      realtime.close();
       await server.close();
       // After the last request: the relay's queued settlements are written.
       await relay.stop().catch((err: unknown) => server.log.error({ err }, 'writing relay settlements failed'));

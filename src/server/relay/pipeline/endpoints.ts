@@ -328,6 +328,14 @@ export const ENDPOINTS = {
     clientFormat: 'gemini',
     validate: validateGeminiEmbedding,
   },
+  realtime: {
+    // The model comes from the query (`?model=`, Azure's `deployment=`): see relay/realtime/.
+    mode: 'realtime',
+    clientFormat: 'openai',
+    validate(body) {
+      requireModel(body);
+    },
+  },
   responses: {
     mode: 'responses',
     clientFormat: 'openai',

@@ -21,12 +21,12 @@ import type { RelayRuntime } from '../runtime';
 import { attempt } from './attempt';
 import { parseJsonBody, parseMultipartBody, type ParsedBody } from './body';
 import type { Caller, Delivered, RelayCall } from './call';
-import { checkClientIp, distribute, noChannelMessage } from './distribute';
+import { checkClientIp, distribute, noChannelMessage, type Distribution } from './distribute';
 import { maxTokensOf, requestedModel, type EndpointSpec } from './endpoints';
 import { checkModelRateLimit, checkSensitiveWords } from './hooks';
 import { finalError, shouldRetry } from './retry';
 import { refund, settleDelivered, type Reservation } from './settle';
-import { authenticateToken } from './token-auth';
+import { authenticateToken, type TokenAuth } from './token-auth';
 import { promptEstimateFor, promptTokensFor } from './token-count';
 import { requestIdOf } from './request-context';
 import { prepareResponses } from '../responses/exchange';
@@ -67,26 +67,30 @@ export async function relayWithToken(rt: RelayRuntime, spec: EndpointSpec, reque
     const parsed = await readRelayBody(spec, request);
     spec.validate(parsed.body);
     const model = requestedModel(spec, parsed.body);
-    const { group, forced } = distribute(ctx, rt.channels, auth, model);
-    const caller: Caller = {
-      userId: auth.user.id,
-      username: auth.user.username,
-      userGroup: auth.user.group,
-      role: auth.user.role,
-      acceptUnset: auth.user.acceptUnsetRatio,
-      userSetting: auth.user.setting,
-      tokenId: auth.token.id,
-      tokenName: auth.token.name,
-      tokenLimited: !auth.token.unlimited,
-      group,
-      forced,
-    };
+    const caller = tokenCaller(auth, distribute(ctx, rt.channels, auth, model));
     await runCall(rt, spec, request, reply, caller, parsed, model);
     ticket.finish(reply.statusCode);
   } catch (err) {
     ticket.finish(err instanceof RelayError ? err.status : 500);
     throw err;
   }
+}
+
+/** Who calls, once the token is known and the distributor answered. */
+export function tokenCaller(auth: TokenAuth, { group, forced }: Distribution): Caller {
+  return {
+    userId: auth.user.id,
+    username: auth.user.username,
+    userGroup: auth.user.group,
+    role: auth.user.role,
+    acceptUnset: auth.user.acceptUnsetRatio,
+    userSetting: auth.user.setting,
+    tokenId: auth.token.id,
+    tokenName: auth.token.name,
+    tokenLimited: !auth.token.unlimited,
+    group,
+    forced,
+  };
 }
 
 /** Everything after the caller is known (shared with the playground). */
@@ -132,7 +136,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
   settleDelivered(rt, call, reservation, delivered);
 }
 
-function estimateOf(rt: RelayRuntime, call: RelayCall): number {
+export function estimateOf(rt: RelayRuntime, call: RelayCall): number {
   const preConsumed = rt.ctx.options.number('PreConsumedQuota');
   if (call.mode === 'images') return imageQuota(imageRequestOf(call.model, call.body), call.price);
   if (call.mode === 'speech' || call.mode === 'transcriptions' || call.mode === 'translations') return estimateQuota(call.price, 0, 0, preConsumed);
@@ -140,8 +144,7 @@ function estimateOf(rt: RelayRuntime, call: RelayCall): number {
 }
 
 /** The estimate taken before the call (§6.5), refused in the reference's words. */
-async function reserve(rt: RelayRuntime, call: RelayCall): Promise<Reservation> {
-  const amount = estimateOf(rt, call);
+export async function reserve(rt: RelayRuntime, call: RelayCall, amount = estimateOf(rt, call)): Promise<Reservation> {
   let result;
   try {
     result = await rt.ledger.reserve({ userId: call.caller.userId, tokenId: call.caller.tokenId, tokenLimited: call.caller.tokenLimited, amount });
@@ -165,8 +168,12 @@ async function reserve(rt: RelayRuntime, call: RelayCall): Promise<Reservation> 
   throw refuse(403, `${what} pre-consumed quota failed, user quota: ${q(result.quota)}, need quota: ${q(amount)}`, 'insufficient_user_quota');
 }
 
-/** Attempts across priority tiers until one answers or the retry rules stop (§7.2). */
-async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply): Promise<Delivered> {
+function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply): Promise<Delivered> {
+  return acrossChannels(rt, call, (channel) => attempt(rt, call, channel, reply));
+}
+
+/** `tryOne` across priority tiers until one answers or the retry rules stop (§7.2). */
+export async function acrossChannels<T>(rt: RelayRuntime, call: RelayCall, tryOne: (channel: RelayChannel) => Promise<T>): Promise<T> {
   const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
   const forced = call.caller.forced;
   for (let n = 0; ; n++) {
@@ -174,7 +181,7 @@ async function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply)
     if (!channel) throw refuse(503, noChannelMessage(call.caller.group, call.model), 'model_not_found');
     call.tried.push(channel.id);
     try {
-      return await attempt(rt, call, channel, reply);
+      return await tryOne(channel);
     } catch (err) {
       if (!(err instanceof RelayError)) throw err;
       if (!err.local) rt.health.failed(channel, err);

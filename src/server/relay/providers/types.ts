@@ -22,7 +22,9 @@ export type RelayMode =
   /** Gemini's embedContent / batchEmbedContents in and out (native on Gemini channels). */
   | 'gemini-embeddings'
   /** OpenAI Responses API in and out (only providers that speak it natively declare it). */
-  | 'responses';
+  | 'responses'
+  /** OpenAI's Realtime API over a WebSocket (relay/realtime/): `realtimeRequest` opens it. */
+  | 'realtime';
 
 /** Token usage normalised across providers (all counts in tokens). */
 export interface Usage {
@@ -304,4 +306,9 @@ export interface Provider {
    * for providers that have one; its answer is `{input_tokens}`.
    */
   countTokensRequest?(body: Record<string, unknown>, target: Target): UpstreamRequest;
+  /**
+   * Providers with the `realtime` mode: the WebSocket address (http(s), the relay makes it
+   * ws(s)) and headers of a Realtime session for `target.upstreamModel`.
+   */
+  realtimeRequest?(target: Target): UpstreamRequest;
 }

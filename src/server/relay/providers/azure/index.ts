@@ -5,6 +5,7 @@
  * The Responses API is served only by Azure's OpenAI-compatible v1 surface,
  * `/openai/v1/responses`, which has no deployment in the path: the deployment goes in the
  * body's `model`, and the GA v1 API needs no `api-version` (a client's own is passed on).
+ * Realtime sessions open `/openai/realtime?api-version=…&deployment=…`.
  */
 import { createOpenAICompatible } from '../openai-compatible/factory';
 import { openaiPaths } from '../openai-compatible/paths';
@@ -23,8 +24,11 @@ export function azureDeployment(model: string): string {
 
 export const azureProvider = createOpenAICompatible({
   id: 'azure',
-  paths: { ...openaiPaths('chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'translations'), responses: '/v1/responses' },
+  paths: { ...openaiPaths('chat', 'completions', 'embeddings', 'images', 'speech', 'transcriptions', 'translations'), responses: '/v1/responses', realtime: '/realtime' },
   url: ({ mode, target, model, path }) => {
+    if (mode === 'realtime') {
+      return withQuery(joinUrl(target.baseUrl, `/openai${path}`), { 'api-version': azureApiVersion(target), deployment: azureDeployment(model) });
+    }
     if (mode === 'responses') {
       const version = target.clientQuery?.['api-version'];
       const url = joinUrl(target.baseUrl, `/openai${path}`);

@@ -115,6 +115,16 @@ export function createOpenAICompatible(config: OpenAICompatibleConfig): Provider
     };
   }
 
+  const realtimePath = config.paths.realtime;
+  if (realtimePath !== undefined) {
+    provider.realtimeRequest = (target) => {
+      const model = resolveModel(target.upstreamModel).model;
+      // OpenAI names the model in the query; a provider with its own addresses (Azure) says where it goes.
+      const url = config.url ? config.url({ mode: 'realtime', target, model, path: realtimePath }) : withQuery(defaultUrl(target.baseUrl, realtimePath), { model });
+      return { url, method: 'GET', headers: { ...headersFor(target) }, model };
+    };
+  }
+
   const modelsPath = config.modelsPath === undefined ? '/v1/models' : config.modelsPath;
   if (modelsPath !== null) {
     provider.modelsRequest = (target) => ({ url: defaultUrl(target.baseUrl, modelsPath), method: 'GET', headers: headersFor(target) });

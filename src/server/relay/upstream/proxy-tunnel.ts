@@ -1,0 +1,65 @@
+/**
+ * One raw connection to an upstream through a channel's proxy, for the callers that speak their
+ * own protocol over it (the Realtime relay's WebSockets, which undici's dispatchers do not
+ * carry): a CONNECT tunnel through an http/https proxy (Node's own client, with the proxy's
+ * user:pass as Basic credentials) or a SOCKS5 tunnel (the `socks` client, as socks-connector.ts
+ * opens them). TLS to the upstream is the caller's, over the socket answered here.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import { SocksClient } from 'socks';
+import { decoded, parseProxyUrl, withoutProxySecrets } from './proxy-url';
+
+/** How long the proxy may take to open the tunnel. */
+const TUNNEL_TIMEOUT_MS = 10_000;
+const SOCKS_DEFAULT_PORT = 1080;
+
+function bareHost(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+/** A socket to `host:port` through the proxy `raw`; rejects (never goes direct) when it cannot. */
+export async function proxyTunnel(raw: string, host: string, port: number): Promise<Socket> {
+  const proxy = parseProxyUrl(raw);
+  try {
+    if (proxy.protocol === 'http:' || proxy.protocol === 'https:') return await connectTunnel(proxy, bareHost(host), port);
+    const { socket } = await SocksClient.createConnection({
+      proxy: {
+        host: bareHost(proxy.hostname),
+        port: Number(proxy.port) || SOCKS_DEFAULT_PORT,
+        type: 5,
+        ...(proxy.username ? { userId: decoded(proxy.username), password: decoded(proxy.password) } : {}),
+      },
+      command: 'connect',
+      destination: { host: bareHost(host), port },
+      timeout: TUNNEL_TIMEOUT_MS,
+      set_tcp_nodelay: true,
+    });
+    return socket;
+  } catch (err) {
+    throw new Error(withoutProxySecrets(`proxy tunnel failed: ${err instanceof Error ? err.message : String(err)}`, raw));
+  }
+}
+
+function connectTunnel(proxy: URL, host: string, port: number): Promise<Socket> {
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const headers: Record<string, string> = { host: authority };
+  if (proxy.username) headers['proxy-authorization'] = `Basic ${Buffer.from(`${decoded(proxy.username)}:${decoded(proxy.password)}`).toString('base64')}`;
+  const request = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: bareHost(proxy.hostname), port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: authority, headers, timeout: TUNNEL_TIMEOUT_MS, agent: false });
+    req.once('connect', (res, socket) => {
+      if (res.statusCode === 200) {
+        socket.setNoDelay(true);
+        resolve(socket);
+        return;
+      }
+      socket.destroy();
+      reject(new Error(`the proxy answered ${res.statusCode ?? 0}`));
+    });
+    req.once('timeout', () => req.destroy(new Error('the proxy did not answer in time')));
+    req.once('error', reject);
+    req.end();
+  });
+}
