@@ -14,6 +14,8 @@ interface ListToolbarProps {
   onToggle: (param: string, on: boolean) => void;
   toolbarActions: ToolbarActionDef[];
   batchActions: BatchActionDef[];
+  /** Rows selected now: with none, a batch action says so at once instead of asking first. */
+  selectedCount: number;
   busy: string | null;
   onToolbar: (action: ToolbarActionDef) => void;
   onBatch: (action: BatchActionDef) => void;
@@ -30,18 +32,19 @@ function Confirmed({ confirm, onConfirm, danger, children }: { confirm?: Confirm
 }
 
 /** One action button, behind its confirmation when it has one; `id` names it for tests and the busy state. */
-function ActionButton({ id, action, busy, onRun }: { id: string; action: ToolbarActionDef | BatchActionDef; busy: string | null; onRun: () => void }) {
+function ActionButton({ id, action, busy, onRun, ask = true }: { id: string; action: ToolbarActionDef | BatchActionDef; busy: string | null; onRun: () => void; ask?: boolean }) {
   const { t } = useTranslation();
+  const confirm = ask ? action.confirm : undefined;
   return (
-    <Confirmed confirm={action.confirm} danger={action.danger} onConfirm={onRun}>
-      <Button danger={action.danger} loading={busy === id} onClick={action.confirm ? undefined : onRun} data-testid={id.replace(':', '-')}>
+    <Confirmed confirm={confirm} danger={action.danger} onConfirm={onRun}>
+      <Button danger={action.danger} loading={busy === id} onClick={confirm ? undefined : onRun} data-testid={id.replace(':', '-')}>
         {t(action.labelKey)}
       </Button>
     </Confirmed>
   );
 }
 
-export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, batchActions, busy, onToolbar, onBatch }: ListToolbarProps) {
+export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, batchActions, selectedCount, busy, onToolbar, onBatch }: ListToolbarProps) {
   const { t } = useTranslation();
   if (toggles.length + toolbarActions.length + batchActions.length === 0) return null;
   return (
@@ -59,7 +62,7 @@ export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, ba
       </Space>
       <Space wrap size={[8, 8]}>
         {batchActions.map((action) => (
-          <ActionButton key={action.key} id={`batch:${action.key}`} action={action} busy={busy} onRun={() => onBatch(action)} />
+          <ActionButton key={action.key} id={`batch:${action.key}`} action={action} busy={busy} ask={selectedCount > 0} onRun={() => onBatch(action)} />
         ))}
       </Space>
     </div>

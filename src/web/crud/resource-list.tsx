@@ -116,6 +116,7 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
         batchActions={batchActions}
         busy={busy}
         onToolbar={(action) => void runToolbar(action)}
+        selectedCount={selected.length}
         onBatch={(action) => void runBatch(action, selected)}
       />
       {resource.stats && <StatStrip stats={resource.stats} api={api} filters={filters} />}
