@@ -4,8 +4,8 @@
  * the copy the browser accepts (`@fastify/static`'s `preCompressed`) without compressing
  * anything per request. A copy that would not be smaller is not written.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
@@ -21,12 +21,19 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-export function precompress(outDir: string): Plugin {
+/** `outDir`: the folder to compress; by default the build's own (Vite's `build.outDir`). */
+export function precompress(outDir?: string): Plugin {
+  let dir = outDir;
   return {
     name: 'switchyard-precompress',
     apply: 'build',
+    configResolved(config) {
+      dir ??= resolve(config.root, config.build.outDir);
+    },
     closeBundle() {
-      for (const file of files(outDir)) {
+      // A build that failed before writing anything leaves nothing to compress.
+      if (!dir || !existsSync(dir)) return;
+      for (const file of files(dir)) {
         if (!TEXT.test(file)) continue;
         const body = readFileSync(file);
         if (body.length < MIN_BYTES) continue;
