@@ -2,21 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROLE_ADMIN } from '../../src/shared/roles';
 import { SECRET_MASK } from '../../src/server/services/audit/audit.changes';
+import type { AuditItem } from '../../src/server/services/audit/audit.repository';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
 import { createUser, type TestUser } from '../helpers/users';
-
-interface AuditItem {
-  id: number;
-  created_at: number;
-  user_id: number;
-  username: string;
-  ip: string;
-  kind: string;
-  action: string;
-  target: string;
-  changes: string;
-}
 
 describeEachDialect('audit log', (dialect) => {
   let s: TestServer;
