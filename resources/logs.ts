@@ -53,6 +53,8 @@ export const logsResource = defineResource({
       { field: 'tpm', labelKey: 'logs.stats.tpm', format: 'number', color: 'geekblue' },
     ],
   },
+  // The rows of the current filters as CSV (GET <api>export), streamed.
+  download: { path: 'export', labelKey: 'logs.export.button', progressKey: 'logs.export.progress', doneKey: 'logs.export.done', failedKey: 'logs.export.failed', fileName: 'logs.csv' },
   columns: [
     { field: 'created_at', titleKey: 'logs.fields.created_at', renderer: 'timestamp', hideable: false },
     { field: 'channel', titleKey: 'logs.fields.channel', renderer: 'id-tag', minRole: ADMIN },

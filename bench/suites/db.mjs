@@ -2,10 +2,11 @@
 // PostgreSQL when TEST_POSTGRES_URL is set) seeded with 1,000 channels through the console
 // API and 1,000,000 logs, 10,000 tokens and 100 users in SQL; then the console's queries
 // timed over HTTP (log list, log stat, channel list), the relay's channel choice timed in
-// process, and how long a channel edit takes to reach the relay on the same node.
+// process, how long a channel edit takes to reach the relay on the same node, and the
+// server's peak RSS while every log is exported as CSV (it must stay flat: the export streams).
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { CORES, runWorker, sleep, stop } from '../lib/procs.mjs';
+import { CORES, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
 import { openBenchDb } from '../lib/db.mjs';
 import {
   chatRequest,
@@ -136,6 +137,34 @@ function logFilters(now, settings) {
   ];
 }
 
+/** More than this above the settled RSS during an export means it does not stream. */
+const EXPORT_RSS_GROWTH_LIMIT_KB = 64 * 1024;
+
+/**
+ * Downloads the CSV export of every log (GET /api/log/export) and samples the server's RSS
+ * meanwhile: the settled RSS before it, the peak during it, the rows and bytes received.
+ */
+async function measureExport(gw) {
+  const before = await settledRssKb(gw.pid);
+  const sampler = rssSampler(gw.pid, 50);
+  const start = performance.now();
+  let bytes = 0;
+  let lines = 0;
+  let peak;
+  try {
+    const res = await fetch(`${gw.url}/api/log/export`, { headers: { cookie: gw.root.cookie, 'new-api-user': String(gw.root.userId) } });
+    if (res.status !== 200) throw new Error(`log export answered ${res.status}`);
+    for await (const chunk of res.body) {
+      bytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) lines++;
+    }
+  } finally {
+    peak = sampler.stop();
+  }
+  // The header line is no log.
+  return { rows: lines - 1, bytes, seconds: (performance.now() - start) / 1000, beforeKb: before, peakKb: peak };
+}
+
 /** Edits the channel's model mapping and measures until the relay sends the new model upstream. */
 async function editPropagation(gw, fake, channelId, rounds = 3) {
   const { headers, body, path } = chatRequest(gw.tokenKey, { stream: false, model: 'bench-edit' });
@@ -180,6 +209,7 @@ async function runOn(label, sqlDsn, settings, goals, log) {
       const t1 = Date.now();
       await seedRows(db, settings, now, (m) => log(`[${label}] ${m}`));
       result.rowSeedSeconds = (Date.now() - t1) / 1000;
+      result.seededLogs = settings.logs;
     } finally {
       await db.close();
     }
@@ -208,6 +238,9 @@ async function runOn(label, sqlDsn, settings, goals, log) {
       ],
       settings.dbRepeats,
     );
+
+    log(`[${label}] exporting every log as CSV, sampling the server's RSS ...`);
+    result.export = await measureExport(gw);
 
     log(`[${label}] channel choice in process (the relay's ChannelIndex) ...`);
     const location = sqlDsn || gw.sqlitePath;
@@ -262,6 +295,13 @@ function reportDb(r, goals) {
   goals.add(`[${r.label}] log list with filters p95 ≤ 100 ms`, p95(r.logList) <= 100 && !failed(r.logList), line(r.logList));
   goals.add(`[${r.label}] log stat p95 ≤ 500 ms`, p95(r.logStat) <= 500 && !failed(r.logStat), line(r.logStat));
   goals.add(`[${r.label}] channel list page p95 ≤ 100 ms`, p95(r.channelList) <= 100 && !failed(r.channelList), line(r.channelList));
+  const e = r.export;
+  const growthKb = e.peakKb - e.beforeKb;
+  goals.add(
+    `[${r.label}] log CSV export of every log with flat memory (peak RSS ≤ settled + ${EXPORT_RSS_GROWTH_LIMIT_KB / 1024} MB)`,
+    e.rows >= r.seededLogs && growthKb <= EXPORT_RSS_GROWTH_LIMIT_KB,
+    `${fmt.int(e.rows)} rows (${(e.bytes / 1e6).toFixed(0)} MB) in ${e.seconds.toFixed(1)} s; RSS ${(e.beforeKb / 1024).toFixed(0)} MB before, peak ${(e.peakKb / 1024).toFixed(0)} MB (+${(growthKb / 1024).toFixed(0)} MB)`,
+  );
   if (r.choice) {
     const c = r.choice;
     console.log(`\n[${r.label}] channel choice: ${fmt.int(c.picks)} picks over ${c.pairs} (group, model) pairs of ${c.channels} channels; index built in ${c.buildMs.toFixed(1)} ms`);

@@ -27,6 +27,7 @@ import { securityHeaders } from './plumbing/security-headers';
 import { acceptEmptyJsonBodies, BODY_VALIDATION_OPTIONS } from './plumbing/request-bodies';
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
+import { AuditTrail } from './services/audit/audit.trail';
 import { createCodeStore } from './services/accounts/code-store';
 import { startRelay } from './relay/runtime';
 import { startChannelChecks } from './services/channels/channel-schedule';
@@ -74,6 +75,7 @@ async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppCo
       // Without Redis, cluster workers keep the codes in the primary: a code mailed by one
       // worker is checked by whichever worker the next request lands on.
       codes: !redisLink && config.workerIndex > 0 ? new ClusterCodeStore() : createCodeStore(redisLink),
+      audit: new AuditTrail(database.db, (message) => log.warn(message)),
       startTime: Math.floor(Date.now() / 1000),
     };
     if (isMaster) await ensureRootAccount(ctx);
@@ -216,6 +218,8 @@ export async function buildApp(config: Config): Promise<App> {
       await relay.stop().catch((err: unknown) => server.log.error({ err }, 'writing relay settlements failed'));
       // After the last request: what the dashboard collected is written before the database closes.
       await ctx.quotaData.stop().catch((err: unknown) => server.log.error({ err }, 'writing dashboard data failed'));
+      // After the last request: the queued audit rows are written before the database closes.
+      await ctx.audit.flush();
       await ctx.options.stop();
       ctx.rateLimiter.close();
       ctx.redisLink?.close();

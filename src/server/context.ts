@@ -13,6 +13,7 @@ import type { RateLimiter } from './plumbing/rate-limit';
 import type { RedisLink } from './plumbing/redis-link';
 import type { ChangeHub } from './plumbing/change-events';
 import type { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
+import type { AuditTrail } from './services/audit/audit.trail';
 
 export interface AppContext {
   config: Config;
@@ -30,6 +31,8 @@ export interface AppContext {
   quotaData: QuotaDataAggregator;
   /** Mailed verification codes and reset tokens (Redis-backed when Redis is configured). */
   codes: CodeStore;
+  /** The audit log of administrative changes (written in the background). */
+  audit: AuditTrail;
   /** Unix seconds when this process started. */
   startTime: number;
 }

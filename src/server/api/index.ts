@@ -6,6 +6,7 @@ import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RouteDeps } from './deps';
 import { refuseUnstorableText } from './params';
 import { accountRoutes } from './accounts/account.routes';
+import { auditRoutes } from './audit/audit.routes';
 import { channelRoutes } from './channels/channel.routes';
 import { dataRoutes } from './data/data.routes';
 import { logRoutes } from './logs/log.routes';
@@ -33,6 +34,7 @@ const MODULES = [
   taskRoutes,
   pricingRoutes,
   dataRoutes,
+  auditRoutes,
 ];
 
 export async function registerApi(api: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -15,6 +15,7 @@ import * as sessions from './migrations/2026-11-24-007-sessions';
 import * as responses from './migrations/2026-11-25-008-responses';
 import * as ledgerCheckpoints from './migrations/2026-11-25-009-ledger-checkpoints';
 import * as referenceColumnNames from './migrations/2026-11-26-010-reference-column-names';
+import * as auditLog from './migrations/2026-11-26-011-audit-log';
 
 interface DialectMigration {
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-25-008-responses': responses,
   '2026-11-25-009-ledger-checkpoints': ledgerCheckpoints,
   '2026-11-26-010-reference-column-names': referenceColumnNames,
+  '2026-11-26-011-audit-log': auditLog,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -290,6 +290,23 @@ export interface LogHourTotalsTable {
   quota: number;
 }
 
+/** Administrative changes (see migration 2026-11-26-011-audit-log). */
+export interface AuditLogsTable {
+  id: Generated<number>;
+  /** Unix seconds. */
+  created_at: number;
+  user_id: number;
+  username: string;
+  ip: string;
+  /** option, channel, token, user or redemption. */
+  kind: string;
+  action: string;
+  /** The option key, or the ids or tag the change touched. */
+  target: string;
+  /** JSON `{before, after}` of the changed fields, secrets masked. */
+  changes: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   options: OptionsTable;
@@ -308,6 +325,7 @@ export interface Database {
   ledger_checkpoints: LedgerCheckpointsTable;
   sessions: SessionsTable;
   responses: ResponsesTable;
+  audit_logs: AuditLogsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

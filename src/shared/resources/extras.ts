@@ -224,12 +224,28 @@ export interface StatsDef {
   items: { field: string; labelKey: string; format: 'quota' | 'number'; color?: string }[];
 }
 
+/**
+ * A download of the list's rows under its current filters (`GET <api><path>`, a streamed
+ * file), with the bytes received shown while it runs.
+ */
+export interface DownloadDef {
+  path: string;
+  labelKey: string;
+  /** Shown while downloading; the bytes received so far are given as `{{size}}`. */
+  progressKey: string;
+  doneKey: string;
+  failedKey: string;
+  /** The file name when the reply names none. */
+  fileName: string;
+}
+
 export interface ResourceExtras {
   /** The collection path for administrators (logs, tasks): others use `api`. */
   adminApi?: string;
   toggles?: ListToggleDef[];
   stats?: StatsDef;
   toolbarActions?: ToolbarActionDef[];
+  download?: DownloadDef;
   /** Rows that can be selected for batch actions (default all). */
   selectableWhen?: Conditions;
   /** A notice above the list. */

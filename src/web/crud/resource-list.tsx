@@ -18,6 +18,7 @@ import { useIsMobile } from '../layout/use-is-mobile';
 import { usePublicStatus } from '../state/status-context';
 import { useStoredUser } from '../state/use-stored-user';
 import { ColumnChooser } from './column-chooser';
+import { DownloadButton } from './download-button';
 import { matches } from './conditions';
 import { ListToolbar } from './list-toolbar';
 import { apiFor, forRole, searchDefaults, toggleQuery, valuesToFilters } from './list-query';
@@ -99,6 +100,7 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
               {t(resource.createLabelKey ?? 'crud.actions.create')}
             </Button>
           )}
+          {resource.download && <DownloadButton download={resource.download} api={api} filters={filters} />}
           {!isMobile && resource.columnChooser !== false && <ColumnChooser columns={columnsForRole} prefs={prefs} onChange={changePrefs} />}
           <Button icon={<ReloadOutlined />} onClick={() => void tableQuery.refetch()} aria-label={t('crud.actions.refresh')} />
         </Space>

@@ -4,6 +4,7 @@
  */
 import {
   AppstoreOutlined,
+  AuditOutlined,
   BarChartOutlined,
   CommentOutlined,
   ExperimentOutlined,
@@ -36,6 +37,7 @@ const ICONS: Record<string, ReactNode> = {
   wallet: <WalletOutlined />,
   profile: <IdcardOutlined />,
   list: <ProfileOutlined />,
+  audit: <AuditOutlined />,
 };
 
 export function iconByName(name: string): ReactNode {

@@ -10,7 +10,7 @@ describe('side navigation', () => {
     expect(keys(buildSideNav({ status, role: 10, isRouted: everything }))).toEqual([
       ['main', ['playground', 'chat']],
       ['console', ['detail', 'token', 'log', 'midjourney', 'task']],
-      ['admin', ['channel', 'redemption', 'user', 'setting']],
+      ['admin', ['channel', 'redemption', 'user', 'audit', 'setting']],
       ['personal', ['topup', 'personal']],
     ]);
   });

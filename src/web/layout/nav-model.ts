@@ -53,6 +53,7 @@ export const SIDE_NAV: NavSection[] = [
       { key: 'channel', labelKey: 'nav.channels', icon: 'channel', path: '/channel' },
       { key: 'redemption', labelKey: 'nav.redemptions', icon: 'gift', path: '/redemption' },
       { key: 'user', labelKey: 'nav.users', icon: 'user', path: '/user' },
+      { key: 'audit', labelKey: 'nav.audit', icon: 'audit', path: '/audit' },
       { key: 'setting', labelKey: 'nav.settings', icon: 'setting', path: '/setting' },
     ],
   },

@@ -4,7 +4,7 @@
  *
  * Bodies are checked (after the guard) against schemas/entities/channel.json.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ok } from '../../plumbing/envelope';
 import { CHANNEL_STATUS, defaultModelsByType, modelCatalogue } from '../../../shared/channel-types';
 import { channelEvents } from '../../services/channels/channel.events';
@@ -26,6 +26,7 @@ import {
   updateChannel,
   type ListQuery,
 } from '../../services/channels/channel.service';
+import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
 import { parseIdParam } from '../params';
 import { registerChannelHealthRoutes } from './channel-health.routes';
@@ -72,30 +73,58 @@ export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/channel/:id', admin, async (request) => ok(await getChannel(ctx, parseIdParam(request.params.id))));
 
-    app.post('/channel/', admin, async (request) => ok({ ids: await createChannels(ctx, check.create(request.body)) }));
+    // Every write is recorded in the audit log: one channel's row before and after, or for
+    // writes over many channels the ids or tag and the fields the request set.
+    const audit = ctx.audit;
+    const event = (action: string, target?: AuditEvent['target']): AuditEvent => ({ kind: 'channel', action, target });
+    const asked = (fields: object) => ({ after: () => ({ ...fields }) });
 
-    app.put('/channel/', admin, async (request) => ok(await updateChannel(ctx, check.update(request.body))));
+    app.post('/channel/', admin, async (request) => {
+      const body = check.create(request.body);
+      const ids = await audit.around(request, event('create'), { ...asked(body), target: (made) => made }, () => createChannels(ctx, body));
+      return ok({ ids });
+    });
 
-    app.delete('/channel/disabled', admin, async () => ok(await deleteDisabledChannels(ctx)));
+    app.put('/channel/', admin, async (request) => {
+      const body = check.update(request.body);
+      return ok(await audit.around(request, event('update', body.id), { load: audit.row('channels', body.id) }, () => updateChannel(ctx, body)));
+    });
+
+    app.delete('/channel/disabled', admin, async (request) =>
+      ok(await audit.around(request, event('delete_disabled'), { after: (count) => ({ deleted: count }) }, () => deleteDisabledChannels(ctx))),
+    );
 
     app.delete<{ Params: { id: string } }>('/channel/:id', admin, async (request) => {
-      await deleteChannel(ctx, parseIdParam(request.params.id));
+      const id = parseIdParam(request.params.id);
+      await audit.around(request, event('delete', id), { load: audit.row('channels', id) }, () => deleteChannel(ctx, id));
       return ok();
     });
 
-    app.post('/channel/batch', admin, async (request) => ok(await deleteChannelsByIds(ctx, check.ids(request.body).ids)));
+    app.post('/channel/batch', admin, async (request) => {
+      const { ids } = check.ids(request.body);
+      return ok(await audit.around(request, event('batch_delete', ids ?? []), { after: (count) => ({ deleted: count }) }, () => deleteChannelsByIds(ctx, ids)));
+    });
 
     app.post('/channel/batch/tag', admin, async (request) => {
       const { ids, tag } = check.batchTag(request.body);
-      return ok(await tagChannels(ctx, ids, tag));
+      return ok(await audit.around(request, event('batch_tag', ids ?? []), asked({ tag }), () => tagChannels(ctx, ids, tag)));
     });
 
-    app.post('/channel/fix', admin, async () => ok(await fixAbilities(ctx)));
+    app.post('/channel/fix', admin, async (request) =>
+      ok(await audit.around(request, event('fix_abilities'), { after: (fixed) => ({ fixed }) }, () => fixAbilities(ctx))),
+    );
 
-    app.put('/channel/tag', admin, async (request) => ok(await editTag(ctx, check.tagEdit(request.body))));
+    app.put('/channel/tag', admin, async (request) => {
+      const edit = check.tagEdit(request.body);
+      return ok(await audit.around(request, event('tag_edit', edit.tag ?? ''), asked(edit), () => editTag(ctx, edit)));
+    });
 
-    app.post('/channel/tag/enabled', admin, async (request) => ok(await setTagStatus(ctx, check.tag(request.body).tag, CHANNEL_STATUS.enabled)));
+    const tagStatus = (action: string, status: number) => async (request: FastifyRequest) => {
+      const { tag } = check.tag(request.body);
+      return ok(await audit.around(request, event(action, tag ?? ''), asked({ status }), () => setTagStatus(ctx, tag, status)));
+    };
+    app.post('/channel/tag/enabled', admin, tagStatus('tag_enable', CHANNEL_STATUS.enabled));
 
-    app.post('/channel/tag/disabled', admin, async (request) => ok(await setTagStatus(ctx, check.tag(request.body).tag, CHANNEL_STATUS.disabled)));
+    app.post('/channel/tag/disabled', admin, tagStatus('tag_disable', CHANNEL_STATUS.disabled));
   };
 }

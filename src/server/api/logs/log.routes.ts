@@ -4,10 +4,12 @@
  * DELETE /log/ cleans old logs. /log/token is the public usage lookup for someone who only
  * has an API key: that token's logs, as its owner sees them, without a session.
  */
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
 import { INT32_PARAM, INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../services/logs/filtered-list';
+import { exportLogsCsv } from '../../services/logs/log.export';
 import { deleteLogsOlderThan, listLogsFor, logStatFor, searchLogsFor, tokenScopeOfKey, type LogQuery, type LogSearchQuery } from '../../services/logs/log.service';
 import type { RouteDeps } from '../deps';
 
@@ -46,6 +48,16 @@ function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('Vary', 'Origin');
 }
 
+/** Replies a CSV stream as a download named after the moment it was asked for. */
+function sendCsv(reply: FastifyReply, csv: Readable): FastifyReply {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="logs-${stamp}.csv"`)
+    .header('Cache-Control', 'no-store')
+    .send(csv);
+}
+
 export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Querystring: LogQuery }>('/log/', { preValidation: guards.admin, schema: adminQuery }, async (request) =>
@@ -59,6 +71,13 @@ export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAs
     );
     app.get<{ Querystring: LogQuery }>('/log/self/stat', { preValidation: guards.user, schema: selfQuery }, async (request) =>
       ok(await logStatFor(ctx, request.query, { admin: false, userId: authOf(request).id })),
+    );
+    // CSV downloads of the same filters, streamed (services/logs/log.export.ts).
+    app.get<{ Querystring: LogQuery }>('/log/export', { preValidation: guards.admin, schema: adminQuery }, async (request, reply) =>
+      sendCsv(reply, exportLogsCsv(ctx, request.query, { admin: true })),
+    );
+    app.get<{ Querystring: LogQuery }>('/log/self/export', { preValidation: guards.user, schema: selfQuery }, async (request, reply) =>
+      sendCsv(reply, exportLogsCsv(ctx, request.query, { admin: false, userId: authOf(request).id })),
     );
     app.delete<{ Querystring: { target_timestamp?: unknown } }>('/log/', { preValidation: guards.admin }, async (request) =>
       ok(await deleteLogsOlderThan(ctx, request.query.target_timestamp)),

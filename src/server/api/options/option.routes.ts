@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
 import { AppError, MSG } from '../../errors';
+import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
 
 const optionBody = {
@@ -17,6 +18,15 @@ const optionBody = {
 } as const;
 
 export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
+  // A secret option's value is masked in the audit log (whether it changed is still recorded).
+  const optionEvent = (action: string, key: string): AuditEvent => ({
+    kind: 'option',
+    action,
+    target: key,
+    ...(ctx.options.catalogue.keys.get(key)?.secret ? { secretFields: ['value'] } : {}),
+  });
+  const optionSides = (key: string) => ({ load: async () => ({ value: ctx.options.get(key) }) });
+
   return async (app) => {
     // Secrets are left out of the list (see OptionsService.list); the console reads whether
     // each one is set here.
@@ -30,13 +40,15 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       const { key } = request.body;
       const value = request.body.value ?? undefined;
       if (value !== undefined && typeof value !== 'string') throw new AppError(MSG.invalidParams, 400);
-      await ctx.options.set(key, value, authOf(request).role);
+      await ctx.audit.around(request, optionEvent('update', key), optionSides(key), () => ctx.options.set(key, value, authOf(request).role));
       return ok();
     });
 
     app.post('/option/rest_model_ratio', { preHandler: guards.admin }, async (request) => {
       // The built-in table is the schema's default for the key (schemas/options).
-      await ctx.options.reset('ModelRatio', authOf(request).role);
+      await ctx.audit.around(request, optionEvent('reset', 'ModelRatio'), optionSides('ModelRatio'), () =>
+        ctx.options.reset('ModelRatio', authOf(request).role),
+      );
       return ok(undefined, '重置模型倍率成功');
     });
   };

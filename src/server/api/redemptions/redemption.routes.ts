@@ -17,6 +17,7 @@ import {
   type NewRedemptionsInput,
   type RedemptionFields,
 } from '../../services/redemptions/redemption.service';
+import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
 
@@ -42,19 +43,28 @@ export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync
 
     app.get<{ Params: { id: string } }>('/redemption/:id', async (request) => ok(await getRedemption(ctx, parseIdParam(request.params.id))));
 
-    app.post('/redemption/', async (request) => ok(await createRedemptions(ctx, authOf(request).id, createBody(request.body))));
+    // Every write is recorded in the audit log (the codes themselves masked).
+    const event = (action: string, target?: number): AuditEvent => ({ kind: 'redemption', action, target });
+    const row = (id: number) => ({ load: ctx.audit.row('redemptions', id) });
+
+    app.post('/redemption/', async (request) => {
+      const body = createBody(request.body);
+      const made = { after: (keys: string[]) => ({ ...body, created: keys.length }) };
+      return ok(await ctx.audit.around(request, event('create'), made, () => createRedemptions(ctx, authOf(request).id, body)));
+    });
 
     app.put('/redemption/', async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
-        return ok(await setRedemptionStatus(ctx, body.id, body.status));
+        return ok(await ctx.audit.around(request, event('status', body.id), row(body.id), () => setRedemptionStatus(ctx, body.id, body.status)));
       }
       const { id, ...fields } = updateBody(request.body);
-      return ok(await updateRedemption(ctx, id, fields));
+      return ok(await ctx.audit.around(request, event('update', id), row(id), () => updateRedemption(ctx, id, fields)));
     });
 
     app.delete<{ Params: { id: string } }>('/redemption/:id', async (request) => {
-      await deleteRedemption(ctx, parseIdParam(request.params.id));
+      const id = parseIdParam(request.params.id);
+      await ctx.audit.around(request, event('delete', id), row(id), () => deleteRedemption(ctx, id));
       return ok();
     });
   };

@@ -2,7 +2,7 @@
  * /api/token: the caller's own API tokens (any logged-in user; every role sees only its own).
  * Bodies are checked against schemas/entities/token.json.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { parsePageRequest } from '../../../shared/api/envelope';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
@@ -18,6 +18,9 @@ import {
   updateToken,
   type NewTokensInput,
 } from '../../services/tokens/token.service';
+import { ROLE_ADMIN } from '../../../shared/roles';
+import type { AuditSides } from '../../services/audit/audit.trail';
+import type { TokenJson } from '../../services/tokens/token.serializer';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
 
@@ -38,6 +41,10 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       const auth = authOf(request);
       return { id: auth.id, group: auth.group };
     };
+    // An administrator's token writes are recorded in the audit log; other users' are not
+    // administrative changes.
+    const audited = <T>(request: FastifyRequest, action: string, sides: AuditSides<T>, write: () => Promise<T>, target?: number): Promise<T> =>
+      authOf(request).role >= ROLE_ADMIN ? ctx.audit.around(request, { kind: 'token', action, target }, sides, write) : write();
 
     app.get('/token/', async (request) => ok(await listTokens(ctx, owner(request), {}, parsePageRequest(request.query as object))));
 
@@ -48,19 +55,25 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/token/:id', async (request) => ok(await getToken(ctx, owner(request), parseIdParam(request.params.id))));
 
-    app.post('/token/', async (request) => ok(await createTokens(ctx, owner(request), createBody(request.body))));
+    app.post('/token/', async (request) => {
+      const body = createBody(request.body);
+      const made = { after: () => ({ ...body }), target: (tokens: TokenJson[]) => tokens.map((t) => t.id) };
+      return ok(await audited(request, 'create', made, () => createTokens(ctx, owner(request), body)));
+    });
 
     app.put('/token/', async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
-        return ok(await setTokenStatus(ctx, owner(request), body.id, body.status));
+        const load = { load: ctx.audit.row('tokens', body.id) };
+        return ok(await audited(request, 'status', load, () => setTokenStatus(ctx, owner(request), body.id, body.status), body.id));
       }
       const { id, ...fields } = updateBody(request.body);
-      return ok(await updateToken(ctx, owner(request), id, fields));
+      return ok(await audited(request, 'update', { load: ctx.audit.row('tokens', id) }, () => updateToken(ctx, owner(request), id, fields), id));
     });
 
     app.delete<{ Params: { id: string } }>('/token/:id', async (request) => {
-      await deleteToken(ctx, owner(request), parseIdParam(request.params.id));
+      const id = parseIdParam(request.params.id);
+      await audited(request, 'delete', { load: ctx.audit.row('tokens', id) }, () => deleteToken(ctx, owner(request), id), id);
       return ok();
     });
   };

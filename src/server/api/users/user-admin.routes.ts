@@ -19,6 +19,8 @@ import {
 } from '../../services/users/user-admin.service';
 import { groupNames } from '../../services/users/user-groups.service';
 import type { ManageAction } from '../../services/users/user.rules';
+import type { AuditEvent } from '../../services/audit/audit.trail';
+import type { UserJson } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
 import { createUserBody, manageUserBody, updateUserBody } from './user.schemas';
 
@@ -51,20 +53,29 @@ export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync 
       return ok(await getUserForAdmin(ctx, authOf(request), pathId(request.params.id)));
     });
 
+    // Every write is recorded in the audit log: the user's row before and after (password
+    // and access token masked), or the created account.
+    const event = (action: string, target?: number): AuditEvent => ({ kind: 'user', action, target });
+    const row = (id: number) => ({ load: ctx.audit.row('users', id) });
+
     app.post<{ Body: AdminCreateInput }>('/user/', { schema: { body: createUserBody } }, async (request) => {
-      return ok(await createUserByAdmin(ctx, authOf(request), request.body));
+      const made = { after: (user: UserJson) => ({ ...user }), target: (user: UserJson) => user.id };
+      return ok(await ctx.audit.around(request, event('create'), made, () => createUserByAdmin(ctx, authOf(request), request.body)));
     });
 
     app.put<{ Body: AdminUpdateInput }>('/user/', { schema: { body: updateUserBody } }, async (request) => {
-      return ok(await updateUserByAdmin(ctx, authOf(request), request.body));
+      const id = request.body.id;
+      return ok(await ctx.audit.around(request, event('update', id), row(id), () => updateUserByAdmin(ctx, authOf(request), request.body)));
     });
 
     app.post<{ Body: { id: number; action: ManageAction } }>('/user/manage', { schema: { body: manageUserBody } }, async (request) => {
-      return ok(await manageUser(ctx, authOf(request), request.body.id, request.body.action));
+      const { id, action } = request.body;
+      return ok(await ctx.audit.around(request, event(`manage_${action}`, id), row(id), () => manageUser(ctx, authOf(request), id, action)));
     });
 
     app.delete<{ Params: { id: string } }>('/user/:id', async (request) => {
-      await hardDeleteUserByAdmin(ctx, authOf(request), pathId(request.params.id));
+      const id = pathId(request.params.id);
+      await ctx.audit.around(request, event('delete', id), row(id), () => hardDeleteUserByAdmin(ctx, authOf(request), id));
       return ok();
     });
 

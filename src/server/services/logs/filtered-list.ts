@@ -37,7 +37,10 @@ export const TEXT_PARAM = { type: 'string', maxLength: 191 } as const;
  * `page_size` are left to parsePageRequest, which reads them the same way on every list
  * (bad values are the first page or a clamped size, never a refusal).
  */
-export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | typeof INT32_PARAM | typeof TEXT_PARAM>) {
+/** Querystring schema of a filter that takes one of a few names (or '' for any). */
+export type EnumParam = { readonly type: 'string'; readonly enum: readonly string[] };
+
+export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | typeof INT32_PARAM | typeof TEXT_PARAM | EnumParam>) {
   return {
     type: 'object',
     properties: { ...filters },

@@ -52,7 +52,8 @@ const MAX_KEY_LENGTH = 64;
 /** Rows removed per statement when cleaning, so no statement holds the table for long. */
 const DELETE_CHUNK = 5000;
 
-function filterOf(query: LogQuery, scope: LogScope): LogFilter {
+/** The repository filter of a list query, narrowed to what the scope may read. */
+export function filterOf(query: LogQuery, scope: LogScope): LogFilter {
   const common: LogFilter = {
     type: nonZeroFilter(query.type),
     tokenName: textFilter(query.token_name),
@@ -71,7 +72,7 @@ function typeKeyword(keyword: string): number | undefined {
 }
 
 /** Drops `admin_info` (the channels a request tried) from a user's view of `other`. */
-function withoutAdminInfo(other: string): string {
+export function withoutAdminInfo(other: string): string {
   if (!other.includes('admin_info')) return other;
   try {
     const parsed = JSON.parse(other) as unknown;

@@ -1,0 +1,55 @@
+/**
+ * The list's download button (`download` of a declaration): fetches `<api><path>` with the
+ * list's filters, shows the bytes received while the file streams in, then hands it to the
+ * browser as a download.
+ */
+import { DownloadOutlined } from '@ant-design/icons';
+import type { CrudFilter } from '@refinedev/core';
+import { App, Button } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DownloadDef } from '../../shared/resources/extras';
+import { wireDeps } from '../state/wire';
+import { downloadFile, formatBytes } from '../wire/download';
+import { filtersToQuery, joinPath } from '../wire/mappings';
+
+/** Hands a blob to the browser as a file download. */
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // After the click has handed the file over.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function DownloadButton({ download, api, filters }: { download: DownloadDef; api: string; filters: CrudFilter[] }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const key = `download:${download.path}`;
+
+  const run = async () => {
+    setBusy(true);
+    const progress = (bytes: number) => message.open({ key, type: 'loading', duration: 0, content: <span data-testid="download-progress">{t(download.progressKey, { size: formatBytes(bytes) })}</span> });
+    progress(0);
+    try {
+      const file = await downloadFile(wireDeps, joinPath(api, download.path), filtersToQuery(filters), progress, download.fileName);
+      saveBlob(file.blob, file.fileName);
+      message.open({ key, type: 'success', content: `${t(download.doneKey)} (${formatBytes(file.bytes)})` });
+    } catch (err) {
+      message.open({ key, type: 'error', content: `${t(download.failedKey)}: ${err instanceof Error ? err.message : String(err)}` });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Button icon={<DownloadOutlined />} loading={busy} onClick={() => void run()} data-testid="download-button">
+      {t(download.labelKey)}
+    </Button>
+  );
+}
