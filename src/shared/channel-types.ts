@@ -4,7 +4,8 @@
  * adaptor family the relay uses, and the default model list offered when a channel is made.
  *
  * Pure data and tiny helpers: the console and the server both import it, so there is no
- * second copy of this table anywhere. Ids 28–30 and 32 do not exist in the reference.
+ * second copy of this table anywhere. Ids 28–30 and 32 do not exist in the reference; id 11
+ * (Google PaLM2) is retired (see `RETIRED_CHANNEL_TYPES`).
  */
 
 /** Which relay adaptor handles a type. `unsupported` types can be stored but not relayed. */
@@ -19,7 +20,6 @@ export type ChannelFamily =
   | 'aws'
   | 'ollama'
   | 'deepseek'
-  | 'palm'
   | 'baidu'
   | 'baidu-v2'
   | 'zhipu'
@@ -118,7 +118,6 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { id: 8, name: 'Custom', label: '自定义渠道', defaultBaseUrl: '', hasExtraFields: true, family: 'custom', owner: 'custom', defaultModels: OPENAI_MODELS },
   openaiCompatible(9, 'AILS', 'https://api.caipacity.com', { legacy: true }),
   openaiCompatible(10, 'AIProxy', 'https://api.aiproxy.io', { legacy: true }),
-  { id: 11, name: 'Google PaLM2', defaultBaseUrl: '', hasExtraFields: false, family: 'palm', owner: 'google palm', defaultModels: ['PaLM-2'] },
   openaiCompatible(12, 'API2GPT', 'https://api.api2gpt.com', { legacy: true }),
   openaiCompatible(13, 'AIGC2D', 'https://api.aigc2d.com', { legacy: true }),
   { id: 14, name: 'Anthropic Claude', defaultBaseUrl: 'https://api.anthropic.com', hasExtraFields: false, family: 'claude', owner: 'claude', defaultModels: CLAUDE_MODELS },
@@ -204,6 +203,16 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]));
 
+/**
+ * Type ids taken out of the table because their upstream no longer exists, with the console
+ * name their stored channels still show. They cannot be created and are never relayed (not
+ * even by the OpenAI fallback of unknown ids: their keys mean nothing to OpenAI).
+ */
+export const RETIRED_CHANNEL_TYPES: ReadonlyMap<number, string> = new Map([
+  // Google shut the PaLM API down in 2024; Gemini (type 24) replaces it.
+  [11, 'Google PaLM2 (retired)'],
+]);
+
 /** The type with this id, or undefined for ids the reference does not have. */
 export function channelTypeById(id: number): ChannelType | undefined {
   return BY_ID.get(id);
@@ -221,6 +230,7 @@ export function effectiveBaseUrl(type: number, baseUrl: string | null | undefine
 
 /** Unlisted ids fall back to the OpenAI family, as in the reference. */
 export function channelFamily(type: number): ChannelFamily {
+  if (RETIRED_CHANNEL_TYPES.has(type)) return 'unsupported';
   return BY_ID.get(type)?.family ?? 'openai';
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_TYPES, channelFamily } from '../../../src/shared/channel-types';
+import { CHANNEL_TYPES, RETIRED_CHANNEL_TYPES, channelFamily, channelTypeById, isKnownChannelType } from '../../../src/shared/channel-types';
 import { channelTypeSupports, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
 /** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
-const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'baidu', 'zhipu', 'xunfei', 'tencent', 'aws', 'vertex', 'cohere', 'dify', 'mokaai', 'unsupported'];
+const UNSUPPORTED = ['midjourney', 'suno', 'baidu', 'zhipu', 'xunfei', 'tencent', 'aws', 'vertex', 'cohere', 'dify', 'mokaai', 'unsupported'];
 
 describe('provider registry', () => {
   it('has a provider for every relayable family and none for the others', () => {
@@ -17,6 +17,14 @@ describe('provider registry', () => {
   it('sends unknown type ids to the OpenAI family, as the reference does', () => {
     expect(channelFamily(999)).toBe('openai');
     expect(providerForChannelType(999)?.id).toBe('openai');
+  });
+
+  it('relays no retired type (PaLM2), not even by the OpenAI fallback, and offers none', () => {
+    expect(channelTypeById(11)).toBeUndefined();
+    expect(isKnownChannelType(11)).toBe(false);
+    expect(RETIRED_CHANNEL_TYPES.get(11)).toContain('PaLM2');
+    expect(channelFamily(11)).toBe('unsupported');
+    expect(providerForChannelType(11)).toBeUndefined();
   });
 
   it('declares capabilities per family', () => {

@@ -4,7 +4,7 @@
  * column declaration and the row; colours and thresholds come from the declaration.
  */
 import { Image, Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { channelTypeById } from '../../../shared/channel-types';
+import { channelTypeById, RETIRED_CHANNEL_TYPES } from '../../../shared/channel-types';
 import type { ColumnDef, EnumValue } from '../../../shared/resources/definition';
 import { currentLanguage } from '../../i18n';
 import { matches } from '../conditions';
@@ -45,6 +45,8 @@ export function ResponseTimeCell({ value, row, ctx: { t } }: CellProps) {
 
 export function ChannelTypeCell({ value }: CellProps) {
   const type = channelTypeById(Number(value));
+  const retired = RETIRED_CHANNEL_TYPES.get(Number(value));
+  if (retired) return <Tag>{retired}</Tag>;
   if (!type) return <Tag>{String(value ?? '-')}</Tag>;
   return <Tag color={colorOfType(type.id)}>{currentLanguage() === 'zh' ? (type.label ?? type.name) : type.name}</Tag>;
 }
