@@ -5,6 +5,7 @@
 import { type ChannelFamily, channelFamily } from '../../../shared/channel-types';
 import { azureProvider } from './azure';
 import { claudeProvider } from './claude';
+import { cohereProvider } from './cohere';
 import { customProvider } from './custom';
 import { deepseekProvider } from './deepseek';
 import { geminiProvider } from './gemini';
@@ -46,6 +47,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   'zhipu-4v': zhipu4vProvider,
   jina: jinaProvider,
   cloudflare: cloudflareProvider,
+  cohere: cohereProvider,
 };
 
 export function providerForFamily(family: ChannelFamily): Provider | undefined {

@@ -1,0 +1,51 @@
+/**
+ * Cohere (type 34): its own v2 API — chat (`/v2/chat`, streamed as typed events), embeddings
+ * (`/v2/embed`) and rerank (`/v2/rerank`) — converted from and to the OpenAI / rerank formats.
+ * Errors are `{message}` (read by the shared error reader).
+ */
+import { parseUpstreamError } from '../common/errors';
+import type { JsonObject } from '../common/json';
+import { joinUrl } from '../common/urls';
+import { type Provider, ProviderRequestError, type RelayMode } from '../types';
+import { cohereChatRequest } from './chat-request';
+import { openaiChatFromCohere } from './chat-response';
+import { CohereToOpenAIStream } from './chat-stream';
+import { cohereEmbedRequest, openaiEmbeddingsFromCohere } from './embed';
+import { cohereRerankRequest, rerankFromCohere } from './rerank';
+
+const PATHS: Partial<Record<RelayMode, string>> = { chat: '/v2/chat', embeddings: '/v2/embed', rerank: '/v2/rerank' };
+
+function cohereBody(mode: RelayMode, body: JsonObject, model: string, stream: boolean): JsonObject {
+  if (mode === 'embeddings') return cohereEmbedRequest(body, model);
+  if (mode === 'rerank') return cohereRerankRequest(body, model);
+  return cohereChatRequest(body, model, stream);
+}
+
+export const cohereProvider: Provider = {
+  id: 'cohere',
+  modes: new Set(Object.keys(PATHS) as RelayMode[]),
+
+  buildRequest(mode, body, target, stream) {
+    const path = PATHS[mode];
+    if (!path) throw new ProviderRequestError(`${mode} is not supported by this channel type`, 'not_supported');
+    const model = target.upstreamModel;
+    const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
+    if (stream) headers.Accept = 'text/event-stream';
+    return { url: joinUrl(target.baseUrl, path), method: 'POST', headers, model, body: JSON.stringify(cohereBody(mode, body, model, stream)) };
+  },
+
+  parseResponse(mode, json, target) {
+    if (mode === 'embeddings') return openaiEmbeddingsFromCohere(json, target.upstreamModel);
+    if (mode === 'rerank') return rerankFromCohere(json, target.upstreamModel);
+    return openaiChatFromCohere(json, target.upstreamModel);
+  },
+
+  createStream(mode, target, client) {
+    if (mode !== 'chat') throw new ProviderRequestError(`${mode} does not stream`, 'not_supported');
+    return new CohereToOpenAIStream(target.upstreamModel, client.includeUsage);
+  },
+
+  parseError: parseUpstreamError,
+
+  modelsRequest: (target) => ({ url: joinUrl(target.baseUrl, '/v1/models'), method: 'GET', headers: { Authorization: `Bearer ${target.key}` } }),
+};
