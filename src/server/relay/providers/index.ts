@@ -8,6 +8,7 @@ import { claudeProvider } from './claude';
 import { cohereProvider } from './cohere';
 import { customProvider } from './custom';
 import { deepseekProvider } from './deepseek';
+import { difyProvider } from './dify';
 import { geminiProvider } from './gemini';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
@@ -48,6 +49,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   jina: jinaProvider,
   cloudflare: cloudflareProvider,
   cohere: cohereProvider,
+  dify: difyProvider,
 };
 
 export function providerForFamily(family: ChannelFamily): Provider | undefined {
