@@ -3,7 +3,7 @@ import { CHANNEL_TYPES, RETIRED_CHANNEL_TYPES, channelFamily, channelTypeById, i
 import { channelTypeSupports, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
 /** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
-const UNSUPPORTED = ['midjourney', 'suno', 'baidu', 'zhipu', 'xunfei', 'tencent', 'aws', 'vertex', 'cohere', 'dify', 'mokaai', 'unsupported'];
+const UNSUPPORTED = ['midjourney', 'suno', 'baidu', 'zhipu', 'xunfei', 'tencent', 'aws', 'vertex', 'unsupported'];
 
 describe('provider registry', () => {
   it('has a provider for every relayable family and none for the others', () => {
@@ -37,6 +37,11 @@ describe('provider registry', () => {
     expect(channelTypeSupports(38, 'chat')).toBe(false);
     expect(channelTypeSupports(33, 'chat')).toBe(false);
     expect(providerForFamily('vertex')).toBeUndefined();
+    expect(channelTypeSupports(34, 'chat') && channelTypeSupports(34, 'embeddings') && channelTypeSupports(34, 'rerank')).toBe(true);
+    expect(channelTypeSupports(37, 'chat')).toBe(true);
+    expect(channelTypeSupports(37, 'embeddings')).toBe(false);
+    expect(channelTypeSupports(44, 'embeddings')).toBe(true);
+    expect(channelTypeSupports(44, 'chat')).toBe(false);
   });
 
   it('gives every provider a stream converter for chat', () => {

@@ -10,6 +10,7 @@ import { customProvider } from './custom';
 import { deepseekProvider } from './deepseek';
 import { difyProvider } from './dify';
 import { geminiProvider } from './gemini';
+import { mokaaiProvider } from './mokaai';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
 import {
@@ -50,6 +51,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   cloudflare: cloudflareProvider,
   cohere: cohereProvider,
   dify: difyProvider,
+  mokaai: mokaaiProvider,
 };
 
 export function providerForFamily(family: ChannelFamily): Provider | undefined {
