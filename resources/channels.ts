@@ -22,12 +22,12 @@ const otherHints = OTHER_TYPES.map((type) => ({
   labelKey: `channels.form.other.${type}.label`,
   placeholderKey: `channels.form.other.${type}.placeholder`,
 }));
-const baseUrlHints = [3, 8, 22, 36, 2, 5, 45].map((type) => ({
+const baseUrlHints = [3, 8, 22, 36, 2, 5, 45, 37].map((type) => ({
   when: ofType(type),
   labelKey: `channels.form.baseUrl.${type}.label`,
   placeholderKey: `channels.form.baseUrl.${type}.placeholder`,
 }));
-const keyHints = [15, 18, 23, 33, 41, 2, 5].map((type) => ({ when: ofType(type), placeholderKey: `channels.form.key.${type}` }));
+const keyHints = [15, 18, 23, 33, 41, 2, 5, 34, 37, 44].map((type) => ({ when: ofType(type), placeholderKey: `channels.form.key.${type}` }));
 
 const jsonField = (field: string, rows = 4): FormFieldDef => ({
   field,

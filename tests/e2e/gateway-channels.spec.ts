@@ -84,6 +84,17 @@ test('the type changes the form: Azure asks for its endpoint and API version', a
   await expect(drawer(page).getByLabel('组织')).toHaveCount(0);
 });
 
+test('Dify asks for its API address and the app key; PaLM2 is no longer offered', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel/add');
+  await drawer(page).getByLabel('类型').fill('PaLM');
+  await expect(page.locator('.ant-select-dropdown:visible').getByText('Google PaLM2')).toHaveCount(0);
+  await drawer(page).getByLabel('类型').fill('Dify');
+  await page.locator('.ant-select-dropdown:visible').getByText('Dify', { exact: true }).click();
+  await expect(drawer(page).getByLabel('Dify API 地址')).toBeVisible();
+  await expect(drawer(page).getByPlaceholder(/Dify 应用的 API 密钥/)).toBeVisible();
+});
+
 test('priority is edited in the row, and a channel is tested', async ({ page }) => {
   await signInRoot(page);
   await page.goto('/channel');
