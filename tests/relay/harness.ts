@@ -7,7 +7,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { DialectCase } from '../helpers/dialects';
 import { startTestServer, type StartOptions, type TestServer } from '../helpers/server';
 import { relayOf, type RelayRuntime } from '../../src/server/relay/runtime';
-import { seedChannel, seedToken, seedUser, type SeededToken, type SeededUser, type TokenFields } from './seed';
+import { expect } from 'vitest';
+import { balances, seedChannel, seedToken, seedUser, type SeededToken, type SeededUser, type TokenFields } from './seed';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeClaude, type FakeClaude } from '../fakes/claude';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
@@ -44,6 +45,27 @@ export async function startBench(dialect: DialectCase, options: StartOptions & {
 /** Option writes the way the console does them (validated, announced). */
 export async function setOption(bench: Bench, key: string, value: string): Promise<void> {
   await bench.s.app.ctx.options.setInternal(key, value);
+}
+
+/** Adds model ratios (and completion ratios) to the built-in tables, as an admin would. */
+export async function priceModels(bench: Bench, ratios: Record<string, number>, completionRatios: Record<string, number> = {}): Promise<void> {
+  await setOption(bench, 'ModelRatio', JSON.stringify({ ...bench.s.app.ctx.options.json<Record<string, number>>('ModelRatio'), ...ratios }));
+  await setOption(bench, 'CompletionRatio', JSON.stringify({ ...bench.s.app.ctx.options.json<Record<string, number>>('CompletionRatio'), ...completionRatios }));
+}
+
+/**
+ * The quota `run` spent, audited: every reservation settled, and the user's balance fell by
+ * exactly what their used quota rose.
+ */
+export async function quotaSpent(bench: Bench, run: () => Promise<unknown>): Promise<number> {
+  await bench.flush();
+  const before = await balances(bench.s, bench.user.id, bench.token.id);
+  await run();
+  await bench.flush();
+  const after = await balances(bench.s, bench.user.id, bench.token.id);
+  expect(after.openCount).toBe(0);
+  expect(before.quota - after.quota).toBe(after.usedQuota - before.usedQuota);
+  return before.quota - after.quota;
 }
 
 /** One fake upstream per provider family, as the client-format tests use them. */

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { COHERE_PREAMBLE_TOKENS, startFakeCohere, type FakeCohere } from '../fakes/cohere';
-import { setOption, startBench, type Bench } from './harness';
-import { balances, seedChannel } from './seed';
+import { priceModels, quotaSpent, startBench, type Bench } from './harness';
+import { seedChannel } from './seed';
 
 const CHAT = 'co-test-chat';
 const EMBED = 'co-test-embed';
@@ -20,8 +20,7 @@ describeEachDialect('Cohere channels', (dialect) => {
   beforeAll(async () => {
     fake = await startFakeCohere();
     b = await startBench(dialect);
-    await setOption(b, 'ModelRatio', JSON.stringify({ ...b.s.app.ctx.options.json<Record<string, number>>('ModelRatio'), [CHAT]: 1, [EMBED]: 2, [RERANK]: 1 }));
-    await setOption(b, 'CompletionRatio', JSON.stringify({ [CHAT]: 2 }));
+    await priceModels(b, { [CHAT]: 1, [EMBED]: 2, [RERANK]: 1 }, { [CHAT]: 2 });
     await seedChannel(b.s, { type: 34, base_url: fake.url, key: 'co-fake-good', models: `${CHAT},${EMBED},${RERANK}` });
   });
   afterAll(async () => {
@@ -29,16 +28,7 @@ describeEachDialect('Cohere channels', (dialect) => {
     await fake?.close();
   });
 
-  async function charged(run: () => Promise<unknown>): Promise<number> {
-    await b.flush();
-    const before = await balances(b.s, b.user.id, b.token.id);
-    await run();
-    await b.flush();
-    const after = await balances(b.s, b.user.id, b.token.id);
-    expect(after.openCount).toBe(0);
-    expect(before.quota - after.quota).toBe(after.usedQuota - before.usedQuota);
-    return before.quota - after.quota;
-  }
+  const charged = (run: () => Promise<unknown>) => quotaSpent(b, run);
 
   it('chat, not streamed: v2 request, OpenAI answer, billed_units billed', async () => {
     fake.script({ text: 'Bonjour à tous', usage: { prompt: 30, completion: 7 } });

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeDify, type FakeDify } from '../fakes/dify';
-import { setOption, startBench, type Bench } from './harness';
-import { balances, seedChannel } from './seed';
+import { priceModels, quotaSpent, startBench, type Bench } from './harness';
+import { seedChannel } from './seed';
 
 const MODEL = 'dify-test-app';
 
@@ -17,8 +17,7 @@ describeEachDialect('Dify channels', (dialect) => {
   beforeAll(async () => {
     fake = await startFakeDify();
     b = await startBench(dialect);
-    await setOption(b, 'ModelRatio', JSON.stringify({ ...b.s.app.ctx.options.json<Record<string, number>>('ModelRatio'), [MODEL]: 1 }));
-    await setOption(b, 'CompletionRatio', JSON.stringify({ [MODEL]: 3 }));
+    await priceModels(b, { [MODEL]: 1 }, { [MODEL]: 3 });
     await seedChannel(b.s, { type: 37, base_url: fake.url, key: 'app-fake-good', models: MODEL });
   });
   afterAll(async () => {
@@ -26,16 +25,7 @@ describeEachDialect('Dify channels', (dialect) => {
     await fake?.close();
   });
 
-  async function charged(run: () => Promise<unknown>): Promise<number> {
-    await b.flush();
-    const before = await balances(b.s, b.user.id, b.token.id);
-    await run();
-    await b.flush();
-    const after = await balances(b.s, b.user.id, b.token.id);
-    expect(after.openCount).toBe(0);
-    expect(before.quota - after.quota).toBe(after.usedQuota - before.usedQuota);
-    return before.quota - after.quota;
-  }
+  const charged = (run: () => Promise<unknown>) => quotaSpent(b, run);
 
   it('blocking: the history flattened into query, the conversation id as the answer id, usage billed', async () => {
     fake.script({ text: 'Paris, bien sûr.', usage: { prompt: 40, completion: 5 } });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { m3eVector, startFakeMokaAI, type FakeMokaAI } from '../fakes/mokaai';
-import { setOption, startBench, type Bench } from './harness';
-import { balances, seedChannel } from './seed';
+import { priceModels, quotaSpent, startBench, type Bench } from './harness';
+import { seedChannel } from './seed';
 
 describeEachDialect('MokaAI channels', (dialect) => {
   let fake: FakeMokaAI;
@@ -14,7 +14,7 @@ describeEachDialect('MokaAI channels', (dialect) => {
   beforeAll(async () => {
     fake = await startFakeMokaAI();
     b = await startBench(dialect);
-    await setOption(b, 'ModelRatio', JSON.stringify({ ...b.s.app.ctx.options.json<Record<string, number>>('ModelRatio'), 'm3e-base': 2 }));
+    await priceModels(b, { 'm3e-base': 2 });
     await seedChannel(b.s, { type: 44, base_url: fake.url, key: 'moka-fake-good', models: 'm3e-base' });
   });
   afterAll(async () => {
@@ -22,16 +22,7 @@ describeEachDialect('MokaAI channels', (dialect) => {
     await fake?.close();
   });
 
-  async function charged(run: () => Promise<unknown>): Promise<number> {
-    await b.flush();
-    const before = await balances(b.s, b.user.id, b.token.id);
-    await run();
-    await b.flush();
-    const after = await balances(b.s, b.user.id, b.token.id);
-    expect(after.openCount).toBe(0);
-    expect(before.quota - after.quota).toBe(after.usedQuota - before.usedQuota);
-    return before.quota - after.quota;
-  }
+  const charged = (run: () => Promise<unknown>) => quotaSpent(b, run);
 
   it('embeddings, floats and base64, billed by the upstream usage', async () => {
     const cost = await charged(async () => {

@@ -1,27 +1,17 @@
 /** Claude's streamed events -> OpenAI chat chunks (reference §4.4 table, Ours: cache counts kept). */
-import { type ChunkMeta, chatChunk, nowSeconds, sseJson, usageChunk } from '../common/chunks';
+import { ChatChunkStream } from '../common/chat-chunk-stream';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';
-import { finalUsage } from '../common/usage';
-import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import type { SseEvent, StreamStep } from '../types';
 import { finishReasonFromClaude, mergeClaudeUsage } from './usage';
 
-export class ClaudeToOpenAIStream implements StreamConverter {
-  private readonly meta: ChunkMeta;
-  private usage: Usage | undefined;
+export class ClaudeToOpenAIStream extends ChatChunkStream {
   /** Claude block index -> OpenAI tool call index (0, 1, ... in order of appearance). */
   private readonly toolIndex = new Map<number, number>();
 
-  constructor(
-    model: string,
-    private readonly includeUsage: boolean,
-  ) {
-    this.meta = { id: '', created: nowSeconds(), model };
-  }
-
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
-    if (!isRecord(data)) return { out: [], usage: this.usage };
+    if (!isRecord(data)) return this.nothing();
     const type = str(data.type) ?? event.event;
     switch (type) {
       case 'message_start':
@@ -37,14 +27,8 @@ export class ClaudeToOpenAIStream implements StreamConverter {
         return { out: [], usage: this.usage, error: errorFromBody(500, data) };
       default:
         // ping, content_block_stop, message_stop: nothing for OpenAI clients.
-        return { out: [], usage: this.usage };
+        return this.nothing();
     }
-  }
-
-  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
-    const usage = finalUsage(this.usage, fallbackUsage);
-    const out: SseEvent[] = this.includeUsage && usage ? [sseJson(usageChunk(this.meta, usage))] : [];
-    return { out, usage };
   }
 
   private start(message: JsonObject): StreamStep {
@@ -65,7 +49,7 @@ export class ClaudeToOpenAIStream implements StreamConverter {
     }
     // Text and thinking blocks start empty; their deltas carry the text.
     const text = str(block.text);
-    return text ? this.emit({ content: text }, null, text) : { out: [], usage: this.usage };
+    return text ? this.emit({ content: text }, null, text) : this.nothing();
   }
 
   private blockDelta(index: number, delta: JsonObject): StreamStep {
@@ -80,11 +64,7 @@ export class ClaudeToOpenAIStream implements StreamConverter {
       }
       default:
         // signature_delta authenticates thinking for Claude itself; OpenAI clients have no use for it.
-        return { out: [], usage: this.usage };
+        return this.nothing();
     }
-  }
-
-  private emit(delta: JsonObject, finishReason: string | null = null, text?: string): StreamStep {
-    return { out: [sseJson(chatChunk(this.meta, delta, finishReason))], usage: this.usage, ...(text ? { text } : {}) };
   }
 }

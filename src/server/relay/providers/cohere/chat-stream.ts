@@ -2,29 +2,19 @@
  * Cohere's v2 chat events -> OpenAI chat chunks: message-start (id), content-delta (text or
  * thinking), tool-call-start / tool-call-delta, message-end (finish reason and usage).
  */
-import { type ChunkMeta, chatChunk, nowSeconds, sseJson, usageChunk } from '../common/chunks';
+import { ChatChunkStream } from '../common/chat-chunk-stream';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';
-import { finalUsage } from '../common/usage';
-import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import type { SseEvent, StreamStep } from '../types';
 import { finishReasonFromCohere, usageFromCohere } from './usage';
 
-export class CohereToOpenAIStream implements StreamConverter {
-  private readonly meta: ChunkMeta;
-  private usage: Usage | undefined;
+export class CohereToOpenAIStream extends ChatChunkStream {
   /** Tool calls seen so far: Cohere's index of a call -> its OpenAI index. */
   private readonly toolIndex = new Map<number, number>();
 
-  constructor(
-    model: string,
-    private readonly includeUsage: boolean,
-  ) {
-    this.meta = { id: '', created: nowSeconds(), model };
-  }
-
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
-    if (!isRecord(data)) return { out: [], usage: this.usage };
+    if (!isRecord(data)) return this.nothing();
     const message = obj(obj(data.delta).message);
     switch (str(data.type) ?? event.event) {
       case 'message-start':
@@ -47,21 +37,15 @@ export class CohereToOpenAIStream implements StreamConverter {
         return { out: [], usage: this.usage, error: errorFromBody(500, data) };
       default:
         // content-end, tool-plan-delta, tool-call-end, citation-*: nothing for OpenAI clients.
-        return { out: [], usage: this.usage };
+        return this.nothing();
     }
-  }
-
-  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
-    const usage = finalUsage(this.usage, fallbackUsage);
-    const out: SseEvent[] = this.includeUsage && usage ? [sseJson(usageChunk(this.meta, usage))] : [];
-    return { out, usage };
   }
 
   private content(content: JsonObject): StreamStep {
     const thinking = str(content.thinking);
     if (thinking) return this.emit({ reasoning_content: thinking }, null, thinking);
     const text = str(content.text);
-    return text ? this.emit({ content: text }, null, text) : { out: [], usage: this.usage };
+    return text ? this.emit({ content: text }, null, text) : this.nothing();
   }
 
   private toolCall(index: number, call: JsonObject): StreamStep {
@@ -75,10 +59,6 @@ export class CohereToOpenAIStream implements StreamConverter {
       const start = { index: toolIndex, id: str(call.id) ?? '', type: 'function', function: { name, arguments: args } };
       return this.emit({ tool_calls: [start] }, null, name + args);
     }
-    return args ? this.emit({ tool_calls: [{ index: toolIndex, function: { arguments: args } }] }, null, args) : { out: [], usage: this.usage };
-  }
-
-  private emit(delta: JsonObject, finishReason: string | null = null, text?: string): StreamStep {
-    return { out: [sseJson(chatChunk(this.meta, delta, finishReason))], usage: this.usage, ...(text ? { text } : {}) };
+    return args ? this.emit({ tool_calls: [{ index: toolIndex, function: { arguments: args } }] }, null, args) : this.nothing();
   }
 }

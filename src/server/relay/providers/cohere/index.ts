@@ -46,6 +46,4 @@ export const cohereProvider: Provider = {
   },
 
   parseError: parseUpstreamError,
-
-  modelsRequest: (target) => ({ url: joinUrl(target.baseUrl, '/v1/models'), method: 'GET', headers: { Authorization: `Bearer ${target.key}` } }),
 };
