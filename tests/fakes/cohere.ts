@@ -106,13 +106,5 @@ export async function startFakeCohere(): Promise<FakeCohere> {
     sendJson(res, 200, { id: `co-rerank-${++counter}`, results: scored.slice(0, topN), meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } } });
   });
 
-  return {
-    get url() {
-      return server.url;
-    },
-    keys,
-    requests: server.requests,
-    script: (...replies) => queue.push(...replies),
-    close: () => server.close(),
-  };
+  return { url: server.url, keys, requests: server.requests, script: (...replies) => queue.push(...replies), close: () => server.close() };
 }

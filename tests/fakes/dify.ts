@@ -69,13 +69,5 @@ export async function startFakeDify(): Promise<FakeDify> {
     sendJson(res, 200, { event: 'message', ...ids, id: ids.message_id, mode: 'advanced-chat', answer: text, metadata, created_at: Math.floor(Date.now() / 1000) });
   });
 
-  return {
-    get url() {
-      return server.url;
-    },
-    keys,
-    requests: server.requests,
-    script: (...replies) => queue.push(...replies),
-    close: () => server.close(),
-  };
+  return { url: server.url, keys, requests: server.requests, script: (...replies) => queue.push(...replies), close: () => server.close() };
 }

@@ -35,11 +35,5 @@ export async function startFakeMokaAI(): Promise<FakeMokaAI> {
     const tokens = (inputs as string[]).reduce((n, t) => n + t.length, 0);
     sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
   });
-  return {
-    get url() {
-      return server.url;
-    },
-    requests: server.requests,
-    close: () => server.close(),
-  };
+  return { url: server.url, requests: server.requests, close: () => server.close() };
 }

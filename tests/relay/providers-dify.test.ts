@@ -57,19 +57,23 @@ describeEachDialect('Dify channels', (dialect) => {
     });
   });
 
-  it('streaming: message events become chunks, message_end usage is billed, workflow events say nothing', async () => {
+  it('streaming: message events become chunks, workflow steps reasoning, message_end usage billed', async () => {
     fake.script({ text: 'un deux trois', usage: { prompt: 11, completion: 3 } });
     const cost = await charged(async () => {
       const stream = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'compte' }], stream: true, stream_options: { include_usage: true } });
       let text = '';
+      let reasoning = '';
       let usage: unknown;
       let finish: string | null = null;
       for await (const chunk of stream) {
         text += chunk.choices[0]?.delta.content ?? '';
+        reasoning += (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '';
         finish = chunk.choices[0]?.finish_reason ?? finish;
         if (chunk.usage) usage = chunk.usage;
       }
       expect(text).toBe('un deux trois');
+      // DIFY_DEBUG is on by default: the app's steps arrive as reasoning.
+      expect(reasoning).toBe('Workflow: wf-1\nNode: llm\nNode: llm succeeded\n');
       expect(finish).toBe('stop');
       expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 3 });
     });
@@ -77,7 +81,7 @@ describeEachDialect('Dify channels', (dialect) => {
     const sent = fake.requests.at(-1)!.json as { response_mode: string; user: string };
     expect(sent.response_mode).toBe('streaming');
     // No user from the client: a fresh one per request.
-    expect(sent.user).toMatch(/^user-[0-9a-f]{32}$/);
+    expect(sent.user).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
   });
 
   it('errors: an HTTP error is passed on and billed nothing; an inline image is refused before any call', async () => {

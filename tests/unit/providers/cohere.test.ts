@@ -45,6 +45,12 @@ describe('Cohere requests', () => {
     });
   });
 
+  it("sends the operator's safety mode, none for NONE", () => {
+    const withMode = (mode: string) => jsonBody(cohereProvider.buildRequest('chat', { messages: [{ role: 'user', content: 'x' }] }, target({ ...co(), options: { ...co().options, cohereSafetyMode: mode } }), false));
+    expect(withMode('STRICT').safety_mode).toBe('STRICT');
+    expect(withMode('NONE')).not.toHaveProperty('safety_mode');
+  });
+
   it('refuses what Cohere cannot take, with a client error', () => {
     expect(() => cohereProvider.buildRequest('chat', { messages: [] }, co(), false)).toThrow(ProviderRequestError);
     expect(() => cohereProvider.buildRequest('chat', { messages: [{ role: 'wizard', content: 'x' }] }, co(), false)).toThrow(/role/);

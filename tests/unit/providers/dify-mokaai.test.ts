@@ -47,6 +47,15 @@ describe('Dify', () => {
     expect(chunks.every((c) => c.id === 'c1')).toBe(true);
     expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
     expect(chunks.at(-1)!.usage).toEqual({ prompt_tokens: 8, completion_tokens: 4, total_tokens: 12 });
+    const steps = events(
+      { event: 'workflow_started', conversation_id: 'c2', data: { workflow_id: 'wf7' } },
+      { event: 'node_finished', conversation_id: 'c2', data: { node_type: 'llm', status: 'succeeded' } },
+      { event: 'workflow_finished', conversation_id: 'c2', data: { workflow_id: 'wf7', status: 'succeeded' } },
+    );
+    const debug = runStream(difyProvider.createStream!('chat', dify, { includeUsage: false }), steps);
+    expect((debug.json as { choices: { delta: { reasoning_content?: string } }[] }[]).map((c) => c.choices[0]!.delta.reasoning_content).join('')).toBe('Workflow: wf7\nNode: llm succeeded\nWorkflow: wf7 succeeded\n');
+    const quiet = runStream(difyProvider.createStream!('chat', target({ ...dify, options: { ...dify.options, difyDebug: false } }), { includeUsage: false }), steps);
+    expect(quiet.out).toHaveLength(0);
     const failed = runStream(difyProvider.createStream!('chat', dify, { includeUsage: false }), events({ event: 'error', status: 429, code: 'rate_limit', message: 'slow down' }));
     expect(failed.errors[0]).toEqual({ status: 429, message: 'slow down', type: 'upstream_error', code: 'rate_limit' });
   });

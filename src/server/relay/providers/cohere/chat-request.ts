@@ -60,7 +60,8 @@ function responseFormat(format: unknown): JsonObject | undefined {
   return undefined;
 }
 
-export function cohereChatRequest(body: JsonObject, model: string, stream: boolean): JsonObject {
+/** `safetyMode`: the operator's setting; NONE (or nothing) sends none, as the reference does. */
+export function cohereChatRequest(body: JsonObject, model: string, stream: boolean, safetyMode?: string): JsonObject {
   const messages = arr(body.messages);
   if (messages.length === 0) throw new ProviderRequestError('messages must not be empty', 'invalid_request');
   const stop = typeof body.stop === 'string' ? [body.stop] : arr(body.stop).filter((s) => typeof s === 'string');
@@ -78,5 +79,6 @@ export function cohereChatRequest(body: JsonObject, model: string, stream: boole
     stop_sequences: stop.length > 0 ? stop : undefined,
     tools: tools(body.tools),
     response_format: responseFormat(body.response_format),
+    safety_mode: safetyMode && safetyMode !== 'NONE' ? safetyMode : undefined,
   });
 }

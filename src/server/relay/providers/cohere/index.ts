@@ -15,10 +15,10 @@ import { cohereRerankRequest, rerankFromCohere } from './rerank';
 
 const PATHS: Partial<Record<RelayMode, string>> = { chat: '/v2/chat', embeddings: '/v2/embed', rerank: '/v2/rerank' };
 
-function cohereBody(mode: RelayMode, body: JsonObject, model: string, stream: boolean): JsonObject {
+function cohereBody(mode: RelayMode, body: JsonObject, model: string, stream: boolean, safetyMode?: string): JsonObject {
   if (mode === 'embeddings') return cohereEmbedRequest(body, model);
   if (mode === 'rerank') return cohereRerankRequest(body, model);
-  return cohereChatRequest(body, model, stream);
+  return cohereChatRequest(body, model, stream, safetyMode);
 }
 
 export const cohereProvider: Provider = {
@@ -31,7 +31,7 @@ export const cohereProvider: Provider = {
     const model = target.upstreamModel;
     const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
     if (stream) headers.Accept = 'text/event-stream';
-    return { url: joinUrl(target.baseUrl, path), method: 'POST', headers, model, body: JSON.stringify(cohereBody(mode, body, model, stream)) };
+    return { url: joinUrl(target.baseUrl, path), method: 'POST', headers, model, body: JSON.stringify(cohereBody(mode, body, model, stream, target.options.cohereSafetyMode)) };
   },
 
   parseResponse(mode, json, target) {

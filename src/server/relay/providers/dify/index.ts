@@ -20,7 +20,7 @@ export const difyProvider: Provider = {
     if (mode !== 'chat') throw new ProviderRequestError(`${mode} is not supported by this channel type`, 'not_supported');
     const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
     if (stream) headers.Accept = 'text/event-stream';
-    const json = difyChatRequest(body, stream, newId('user-'));
+    const json = difyChatRequest(body, stream, newId('chatcmpl-'));
     return { url: joinUrl(target.baseUrl, '/v1/chat-messages'), method: 'POST', headers, model: target.upstreamModel, body: JSON.stringify(json) };
   },
 
@@ -29,7 +29,7 @@ export const difyProvider: Provider = {
   },
 
   createStream(_mode, target, client) {
-    return new DifyToOpenAIStream(target.upstreamModel, client.includeUsage);
+    return new DifyToOpenAIStream(target.upstreamModel, client.includeUsage, target.options.difyDebug ?? true);
   },
 
   parseError: parseUpstreamError,

@@ -1,8 +1,9 @@
 /**
  * Dify's streamed events (`data:` lines whose JSON names the `event`) -> OpenAI chat chunks:
  * `message` / `agent_message` carry the answer, `message_end` the usage (`metadata.usage`),
- * `error` a failure; workflow, node, agent-thought and ping events say nothing to an OpenAI
- * client. Dify's "Thinking..." details block is turned into `<think>` tags, as the reference does.
+ * `error` a failure; workflow and node events become reasoning text (`Workflow: <id>`, `Node:
+ * <type>`, with the status when finished) unless `DIFY_DEBUG` is off; agent thoughts and pings say
+ * nothing. Dify's "Thinking..." details block is turned into `<think>` tags, as the reference does.
  */
 import { ChatChunkStream } from '../common/chat-chunk-stream';
 import { isRecord, num, obj, parseJson, str } from '../common/json';
@@ -21,11 +22,21 @@ function answerText(answer: string): string {
 export class DifyToOpenAIStream extends ChatChunkStream {
   private started = false;
 
+  constructor(
+    model: string,
+    includeUsage: boolean,
+    private readonly debug: boolean,
+  ) {
+    super(model, includeUsage);
+  }
+
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
     if (!isRecord(data)) return this.nothing();
     if (!this.meta.id && str(data.conversation_id)) this.meta.id = data.conversation_id as string;
-    switch (str(data.event) ?? event.event) {
+    const name = str(data.event) ?? event.event ?? '';
+    if (name.startsWith('workflow_') || name.startsWith('node_')) return this.debug ? this.step(name, obj(data.data)) : this.nothing();
+    switch (name) {
       case 'message':
       case 'agent_message': {
         const text = answerText(str(data.answer) ?? '');
@@ -45,5 +56,12 @@ export class DifyToOpenAIStream extends ChatChunkStream {
       default:
         return this.nothing();
     }
+  }
+
+  private step(name: string, data: Record<string, unknown>): StreamStep {
+    let text = name.startsWith('workflow_') ? `Workflow: ${str(data.workflow_id) ?? ''}` : `Node: ${str(data.node_type) ?? ''}`;
+    if (name === 'workflow_finished' || name === 'node_finished') text += ` ${str(data.status) ?? ''}`;
+    text += '\n';
+    return this.emit({ reasoning_content: text }, null, text);
   }
 }
