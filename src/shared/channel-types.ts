@@ -208,9 +208,9 @@ const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]));
  * name their stored channels still show. They cannot be created and are never relayed (not
  * even by the OpenAI fallback of unknown ids: their keys mean nothing to OpenAI).
  */
-export const RETIRED_CHANNEL_TYPES: ReadonlyMap<number, string> = new Map([
+export const RETIRED_CHANNEL_TYPES: ReadonlyMap<number, Pick<ChannelType, 'name' | 'label'>> = new Map([
   // Google shut the PaLM API down in 2024; Gemini (type 24) replaces it.
-  [11, 'Google PaLM2 (retired)'],
+  [11, { name: 'Google PaLM2 (retired)', label: 'Google PaLM2（已下线）' }],
 ]);
 
 /** The type with this id, or undefined for ids the reference does not have. */

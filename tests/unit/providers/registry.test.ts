@@ -22,7 +22,7 @@ describe('provider registry', () => {
   it('relays no retired type (PaLM2), not even by the OpenAI fallback, and offers none', () => {
     expect(channelTypeById(11)).toBeUndefined();
     expect(isKnownChannelType(11)).toBe(false);
-    expect(RETIRED_CHANNEL_TYPES.get(11)).toContain('PaLM2');
+    expect(RETIRED_CHANNEL_TYPES.get(11)?.name).toContain('PaLM2');
     expect(channelFamily(11)).toBe('unsupported');
     expect(providerForChannelType(11)).toBeUndefined();
   });

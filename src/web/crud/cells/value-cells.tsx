@@ -44,11 +44,12 @@ export function ResponseTimeCell({ value, row, ctx: { t } }: CellProps) {
 }
 
 export function ChannelTypeCell({ value }: CellProps) {
-  const type = channelTypeById(Number(value));
-  const retired = RETIRED_CHANNEL_TYPES.get(Number(value));
-  if (retired) return <Tag>{retired}</Tag>;
+  const id = Number(value);
+  const type = channelTypeById(id) ?? RETIRED_CHANNEL_TYPES.get(id);
   if (!type) return <Tag>{String(value ?? '-')}</Tag>;
-  return <Tag color={colorOfType(type.id)}>{currentLanguage() === 'zh' ? (type.label ?? type.name) : type.name}</Tag>;
+  const name = currentLanguage() === 'zh' ? (type.label ?? type.name) : type.name;
+  // Retired types are grey: their channels are kept but never relayed.
+  return <Tag color={RETIRED_CHANNEL_TYPES.has(id) ? undefined : colorOfType(id)}>{name}</Tag>;
 }
 
 function colorOfType(id: number): string {
