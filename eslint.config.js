@@ -2,7 +2,13 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const PURE_PROVIDERS = 'Provider adaptors are pure: they import only src/shared and other provider files.';
+const PURE_PROVIDERS = 'Provider adaptors are pure: they import only src/shared, other provider files and the pure codec and signing packages listed in eslint.config.js.';
+/**
+ * Packages a provider may use: wire codecs and signatures computed in memory, never I/O (AWS
+ * SigV4 and event-stream framing from AWS's own SDK, JWT signing for Google service accounts).
+ */
+const PURE_PACKAGES = ['@smithy/signature-v4', '@smithy/core/serde', '@smithy/core/event-streams', 'jose'];
+const NOT_RELATIVE_NOR_PURE = `^(?!\\.\\.?/|(${PURE_PACKAGES.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$)`;
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
@@ -25,14 +31,14 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/web/**'] }] },
   },
   {
-    // Provider adaptors are pure transforms: they import only src/shared and each other
-    // (never Node, packages, the database, Fastify or the rest of the relay).
+    // Provider adaptors are pure transforms: they import only src/shared, each other and the
+    // pure packages above (never Node, other packages, the database, Fastify or the relay).
     files: ['src/server/relay/providers/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\.?/)', message: PURE_PROVIDERS }, { regex: '^\\.\\./(?!\\.\\./\\.\\./shared/)', message: PURE_PROVIDERS }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: NOT_RELATIVE_NOR_PURE, message: PURE_PROVIDERS }, { regex: '^\\.\\./(?!\\.\\./\\.\\./shared/)', message: PURE_PROVIDERS }] }] },
   },
   {
     files: ['src/server/relay/providers/*/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\.?/)', message: PURE_PROVIDERS }, { regex: '^\\.\\./\\.\\./(?!\\.\\./\\.\\./shared/)', message: PURE_PROVIDERS }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: NOT_RELATIVE_NOR_PURE, message: PURE_PROVIDERS }, { regex: '^\\.\\./\\.\\./(?!\\.\\./\\.\\./shared/)', message: PURE_PROVIDERS }] }] },
   },
   {
     // Declarations are data: resources/ and schemas/ hold no React and no Node imports.

@@ -5,6 +5,7 @@
  */
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/precompress';
 
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
@@ -18,7 +19,7 @@ const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 const PURE_COMMONJS = /[\\/]node_modules[\\/](papaparse|error-stack-parser|stackframe)[\\/]/;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress('dist/web')],
   publicDir: 'src/web/public',
   build: {
     outDir: 'dist/web',

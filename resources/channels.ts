@@ -7,6 +7,7 @@
 import channelSchema from '../schemas/entities/channel.json';
 import { defineResource, type Condition, type FormFieldDef } from '../src/shared/resources/definition';
 import { constraintsOf } from '../src/shared/resources/schema-constraints';
+import { typesWithFormInput } from '../src/shared/channel-types';
 
 const GROUPS = { kind: 'fetch', url: '/api/group/' } as const;
 const ALL_MODELS = { kind: 'fetch', url: '/api/channel/models', valueField: 'id', labelField: 'id' } as const;
@@ -15,19 +16,26 @@ const CHANNEL_ROW: Condition = { field: 'is_tag', present: false };
 const schema = (field: string) => constraintsOf(channelSchema, field);
 const ofType = (...types: number[]): Condition => ({ field: 'type', in: types });
 
-/** Type-specific meaning of `other` (reference gateway §3.5) and of the base URL and key. */
-const OTHER_TYPES = [3, 17, 18, 21, 39, 41];
+/** The type-specific inputs of the form, from the channel type table (reference gateway §3.5). */
+const OTHER_TYPES = typesWithFormInput('other');
 const otherHints = OTHER_TYPES.map((type) => ({
   when: ofType(type),
   labelKey: `channels.form.other.${type}.label`,
   placeholderKey: `channels.form.other.${type}.placeholder`,
 }));
-const baseUrlHints = [3, 8, 22, 36, 2, 5, 45, 37].map((type) => ({
+const baseUrlHints = typesWithFormInput('baseUrl').map((type) => ({
   when: ofType(type),
   labelKey: `channels.form.baseUrl.${type}.label`,
   placeholderKey: `channels.form.baseUrl.${type}.placeholder`,
 }));
-const keyHints = [15, 18, 23, 33, 41, 2, 5, 34, 37, 44].map((type) => ({ when: ofType(type), placeholderKey: `channels.form.key.${type}` }));
+const keyTypes = typesWithFormInput('key');
+const keyHelpTypes = typesWithFormInput('keyHelp');
+// Only what the type has of its own replaces the field's texts (a key help: Vertex's one-JSON key).
+const keyHints = [...new Set([...keyTypes, ...keyHelpTypes])].map((type) => ({
+  when: ofType(type),
+  ...(keyTypes.includes(type) ? { placeholderKey: `channels.form.key.${type}` } : {}),
+  ...(keyHelpTypes.includes(type) ? { helpKey: `channels.form.keyHelpFor.${type}` } : {}),
+}));
 
 const jsonField = (field: string, rows = 4): FormFieldDef => ({
   field,

@@ -20,6 +20,8 @@ import { consoleGoals, ensureWebBuild, measureConsoleWeight } from './console.mj
 const MB = 1024;
 /** The bare proxy's row is the proxy's own limit only when the rig alone goes this much faster. */
 const RIG_HEADROOM = 2.5;
+/** The gateway's goals against the bare proxy (issue #16). */
+const GOALS = { throughput: 0.7, cpu: 1.5, idleExtraMb: 40, loadExtraMb: 80 };
 const OUT_DIR = join(new URL('..', import.meta.url).pathname, '.out');
 
 /** How a target is addressed: bare proxy and fake take the request without a token. */
@@ -75,6 +77,10 @@ export async function gatewaySuite(settings, goals, log) {
     Object.assign(gw, { key: 'gw', label: 'gateway' });
     Object.assign(gwOff, { key: 'gwOff', label: 'gateway, log off' });
     const direct = { ...fake, key: 'direct', label: 'fake (direct)' };
+
+    // RSS right after start: the bare proxy and the gateway (logging on) once started and
+    // seeded, before any request went through them (mean over 1 s).
+    results.idle = { bare: await settledRssKb(bare.pid), gw: await settledRssKb(gw.pid) };
 
     const relay = await relayAnswers(gw);
     results.relay = relay;
@@ -294,7 +300,7 @@ function report(results, settings, goals) {
       const r = rowOf(rows, 'gw', mode, c);
       const b = rowOf(rows, 'bare', mode, c);
       const x = r && b ? r.rps / b.rps : NaN;
-      goals.add(`throughput ${mode} @${c} ≥ 0.5× bare`, ...need(x >= 0.5, `${fmt.ratio(x)} (${fmt.int(r?.rps)} vs ${fmt.int(b?.rps)} req/s)`));
+      goals.add(`throughput ${mode} @${c} ≥ ${GOALS.throughput}× bare`, ...need(x >= GOALS.throughput, `${fmt.ratio(x)} (${fmt.int(r?.rps)} vs ${fmt.int(b?.rps)} req/s)`));
     }
   }
   for (const mode of ['JSON', 'stream']) {
@@ -302,7 +308,7 @@ function report(results, settings, goals) {
       const r = rowOf(rows, 'gw', mode, c);
       const b = rowOf(rows, 'bare', mode, c);
       const x = r && b ? r.cpuPerRequest / b.cpuPerRequest : NaN;
-      goals.add(`CPU per request ${mode} @${c} ≤ 2× bare`, ...need(x <= 2, `${fmt.ratio(x)} (${fmt.int(r?.cpuPerRequest)} vs ${fmt.int(b?.cpuPerRequest)} µs)`));
+      goals.add(`CPU per request ${mode} @${c} ≤ ${GOALS.cpu}× bare`, ...need(x <= GOALS.cpu, `${fmt.ratio(x)} (${fmt.int(r?.cpuPerRequest)} vs ${fmt.int(b?.cpuPerRequest)} µs)`));
     }
   }
   const probeOf = (key, mode) => probes.find((p) => p.key === key && p.mode === mode);
@@ -327,6 +333,16 @@ function report(results, settings, goals) {
     const bad = [...rows, ...probes].filter((r) => r.errors > 0);
     const detail = bad.map((r) => `${r.target} ${r.mode}${r.connections ? ` @${r.connections}` : ' probe'}: ${r.errors}${r.detail ? ` ${JSON.stringify(Object.fromEntries(Object.entries(r.detail).filter(([, v]) => v)))}` : ''}${r.errorSample ? ` ${r.errorSample}` : ''}`);
     goals.add('zero errors in every row', rows.length > 0 && bad.length === 0, bad.length ? detail.join('; ') : `${rows.length} load rows, ${probes.length} probes, 0 errors`);
+  }
+  if (results.idle) {
+    const { bare: b, gw: g } = results.idle;
+    goals.add(`RSS right after start ≤ bare + ${GOALS.idleExtraMb} MB`, ...need(g - b <= GOALS.idleExtraMb * MB, `${fmt.mb(g)} vs ${fmt.mb(b)} MB (+${fmt.mb(g - b)})`));
+  }
+  {
+    const peak = (key) => Math.max(...rows.filter((r) => r.key === key).map((r) => r.peakRssKb));
+    const g = peak('gw');
+    const b = peak('bare');
+    goals.add(`peak RSS under load ≤ bare + ${GOALS.loadExtraMb} MB`, ...need(g - b <= GOALS.loadExtraMb * MB, `${fmt.mb(g)} vs ${fmt.mb(b)} MB (+${fmt.mb(g - b)}), highest of the load rows`));
   }
   const mem = (key, model) => memory.find((m) => m.key === key && m.model === model);
   {

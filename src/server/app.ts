@@ -228,8 +228,9 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
   const root = ctx.config.webDistDir;
   const hasConsole = existsSync(join(root, 'index.html'));
   if (hasConsole) {
-    // Hashed build assets never change under one name: cache them for a long time.
-    await server.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true });
+    // Hashed build assets never change under one name: cache them for a long time. The build
+    // wrote Brotli and gzip copies (scripts/precompress.ts): the one the browser accepts goes.
+    await server.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true, preCompressed: true, setHeaders: varyByEncoding });
   }
   const webLimit = rateLimitHook(ctx.rateLimiter, 'GW', ctx.config.globalWebRateLimit);
   server.setNotFoundHandler(async (request, reply) => {
@@ -237,6 +238,9 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
     if (path.startsWith('/api/') || path === '/api' || !hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ success: false, message: '接口不存在' });
     }
+    // A hashed asset that is not there (a page of an older build asking for its chunks) is a
+    // 404, not the SPA page: a script tag given HTML fails with a misleading error.
+    if (path.startsWith('/assets/')) return reply.code(404).type('text/plain; charset=utf-8').send('Not Found');
     // A file of the build (favicon, logo) or the SPA entry for any route.
     const file = path.slice(1);
     if (file && !file.includes('..') && existsSync(join(root, file)) && !file.endsWith('/')) {
@@ -249,6 +253,11 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
     if (reply.sent) return reply;
     // The plugin's own cache header would override ours (a year, immutable): a new console
     // must reach browsers at their next visit.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', root, { cacheControl: false });
+    return reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', root, { cacheControl: false });
   });
+}
+
+/** The same URL answers in Brotli, gzip or plain: caches must key on what the browser accepts. */
+function varyByEncoding(res: { setHeader(name: string, value: string): unknown }): void {
+  res.setHeader('vary', 'accept-encoding');
 }

@@ -104,6 +104,12 @@ export interface Config {
    * or the tests' self-signed receiver); the public roots stay trusted. Empty: public roots only.
    */
   webhookCaFile: string;
+  /**
+   * Token URLs that come with a channel key (a Vertex AI service account's `token_uri`) may be
+   * plain http and loopback or private addresses (local fakes, a private mirror); off, they
+   * must be https on public addresses.
+   */
+  tokenUrlPrivateAddressEnabled: boolean;
   /** Seconds to pause between channels when testing or refreshing the balance of all channels. */
   pollingIntervalSeconds: number;
   /** CHANNEL_TEST_FREQUENCY: minutes between automatic tests of every channel (master process; 0 = off). */
@@ -262,6 +268,7 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     notifyLimitCount: int(env, 'NOTIFY_LIMIT_COUNT', 2),
     notificationLimitMinutes: int(env, 'NOTIFICATION_LIMIT_DURATION_MINUTE', 10),
     webhookCaFile: str(env, 'WEBHOOK_CA_FILE'),
+    tokenUrlPrivateAddressEnabled: bool(env, 'TOKEN_URL_PRIVATE_ADDRESS_ENABLED', false),
     pollingIntervalSeconds: int(env, 'POLLING_INTERVAL', 0),
     channelTestFrequencyMinutes: minutes(env, 'CHANNEL_TEST_FREQUENCY'),
     channelUpdateFrequencyMinutes: minutes(env, 'CHANNEL_UPDATE_FREQUENCY'),

@@ -59,6 +59,25 @@ export interface ChannelType {
   defaultModels: readonly string[];
   /** Types kept only so that old databases still open; the console need not offer them. */
   legacy?: boolean;
+  /**
+   * The channel form's type-specific inputs, each shown with this type's own texts in both
+   * locales: `other` (its meaning here: API version, region, plugin …; label and placeholder
+   * `channels.form.other.<id>`), `baseUrl` (`channels.form.baseUrl.<id>`), `key` (the key's
+   * format, placeholder `channels.form.key.<id>`), `keyHelp` (`channels.form.keyHelpFor.<id>`).
+   */
+  form?: ChannelFormInputs;
+}
+
+export interface ChannelFormInputs {
+  other?: boolean;
+  baseUrl?: boolean;
+  key?: boolean;
+  keyHelp?: boolean;
+}
+
+/** Ids of the types whose form has the given type-specific input (the console's hints). */
+export function typesWithFormInput(input: keyof ChannelFormInputs): number[] {
+  return CHANNEL_TYPES.filter((t) => t.form?.[input]).map((t) => t.id);
 }
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
@@ -109,29 +128,29 @@ function openaiCompatible(id: number, name: string, defaultBaseUrl: string, extr
 
 export const CHANNEL_TYPES: readonly ChannelType[] = [
   { id: 1, name: 'OpenAI', defaultBaseUrl: 'https://api.openai.com', hasExtraFields: false, family: 'openai', owner: 'openai', defaultModels: OPENAI_MODELS },
-  { id: 2, name: 'Midjourney Proxy', defaultBaseUrl: 'https://oa.api2d.net', hasExtraFields: true, family: 'midjourney', owner: 'midjourney', defaultModels: MIDJOURNEY_MODELS },
-  { id: 3, name: 'Azure OpenAI', defaultBaseUrl: '', hasExtraFields: true, family: 'azure', owner: 'openai', defaultModels: OPENAI_MODELS },
+  { id: 2, name: 'Midjourney Proxy', defaultBaseUrl: 'https://oa.api2d.net', hasExtraFields: true, form: { baseUrl: true, key: true }, family: 'midjourney', owner: 'midjourney', defaultModels: MIDJOURNEY_MODELS },
+  { id: 3, name: 'Azure OpenAI', defaultBaseUrl: '', hasExtraFields: true, form: { other: true, baseUrl: true }, family: 'azure', owner: 'openai', defaultModels: OPENAI_MODELS },
   { id: 4, name: 'Ollama', defaultBaseUrl: 'http://localhost:11434', hasExtraFields: false, family: 'ollama', owner: 'ollama', defaultModels: ['llama3.1', 'llama3.2', 'qwen2.5', 'deepseek-r1', 'nomic-embed-text'] },
-  { id: 5, name: 'Midjourney Proxy Plus', defaultBaseUrl: 'https://api.openai-sb.com', hasExtraFields: true, family: 'midjourney', owner: 'midjourney', defaultModels: MIDJOURNEY_MODELS },
+  { id: 5, name: 'Midjourney Proxy Plus', defaultBaseUrl: 'https://api.openai-sb.com', hasExtraFields: true, form: { baseUrl: true, key: true }, family: 'midjourney', owner: 'midjourney', defaultModels: MIDJOURNEY_MODELS },
   openaiCompatible(6, 'OpenAI Max', 'https://api.openaimax.com', { legacy: true }),
   openaiCompatible(7, 'OhMyGPT', 'https://api.ohmygpt.com', { legacy: true }),
-  { id: 8, name: 'Custom', label: '自定义渠道', defaultBaseUrl: '', hasExtraFields: true, family: 'custom', owner: 'custom', defaultModels: OPENAI_MODELS },
+  { id: 8, name: 'Custom', label: '自定义渠道', defaultBaseUrl: '', hasExtraFields: true, form: { baseUrl: true }, family: 'custom', owner: 'custom', defaultModels: OPENAI_MODELS },
   openaiCompatible(9, 'AILS', 'https://api.caipacity.com', { legacy: true }),
   openaiCompatible(10, 'AIProxy', 'https://api.aiproxy.io', { legacy: true }),
   openaiCompatible(12, 'API2GPT', 'https://api.api2gpt.com', { legacy: true }),
   openaiCompatible(13, 'AIGC2D', 'https://api.aigc2d.com', { legacy: true }),
   { id: 14, name: 'Anthropic Claude', defaultBaseUrl: 'https://api.anthropic.com', hasExtraFields: false, family: 'claude', owner: 'claude', defaultModels: CLAUDE_MODELS },
   {
-    id: 15, name: 'Baidu Qianfan', label: '百度文心千帆', defaultBaseUrl: 'https://aip.baidubce.com', hasExtraFields: true, family: 'baidu', owner: 'baidu',
+    id: 15, name: 'Baidu Qianfan', label: '百度文心千帆', defaultBaseUrl: 'https://aip.baidubce.com', hasExtraFields: true, form: { key: true }, family: 'baidu', owner: 'baidu',
     defaultModels: ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'ERNIE-Character-8K', 'ERNIE-Functions-8K', 'Embedding-V1'],
   },
   { id: 16, name: 'Zhipu ChatGLM', label: '智谱 ChatGLM', defaultBaseUrl: 'https://open.bigmodel.cn', hasExtraFields: false, family: 'zhipu', owner: 'zhipu', defaultModels: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'] },
   {
-    id: 17, name: 'Ali Qwen', label: '阿里通义千问', defaultBaseUrl: 'https://dashscope.aliyuncs.com', hasExtraFields: false, family: 'ali', owner: 'ali',
+    id: 17, name: 'Ali Qwen', label: '阿里通义千问', defaultBaseUrl: 'https://dashscope.aliyuncs.com', hasExtraFields: false, form: { other: true }, family: 'ali', owner: 'ali',
     defaultModels: ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long', 'text-embedding-v1', 'text-embedding-v3'],
   },
   {
-    id: 18, name: 'Xunfei Spark', label: '讯飞星火认知', defaultBaseUrl: '', hasExtraFields: true, family: 'xunfei', owner: 'xunfei',
+    id: 18, name: 'Xunfei Spark', label: '讯飞星火认知', defaultBaseUrl: '', hasExtraFields: true, form: { other: true, key: true }, family: 'xunfei', owner: 'xunfei',
     defaultModels: ['SparkDesk', 'SparkDesk-v1.1', 'SparkDesk-v2.1', 'SparkDesk-v3.1', 'SparkDesk-v3.5', 'SparkDesk-v4.0'],
   },
   {
@@ -142,9 +161,9 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     id: 20, name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', hasExtraFields: false, family: 'openai-compatible', owner: 'openrouter',
     defaultModels: ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.0-flash-001', 'deepseek/deepseek-chat', 'meta-llama/llama-3.1-70b-instruct'],
   },
-  { id: 21, name: 'AI Proxy Library', label: '知识库：AI Proxy', defaultBaseUrl: 'https://api.aiproxy.io', hasExtraFields: true, family: 'unsupported', owner: 'aiproxy', defaultModels: [] },
-  { id: 22, name: 'FastGPT', label: '知识库：FastGPT', defaultBaseUrl: 'https://fastgpt.run/api/openapi', hasExtraFields: true, family: 'openai-compatible', owner: 'fastgpt', defaultModels: [] },
-  { id: 23, name: 'Tencent Hunyuan', label: '腾讯混元', defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com', hasExtraFields: true, family: 'tencent', owner: 'tencent', defaultModels: ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-standard-256K', 'hunyuan-pro', 'hunyuan-turbo'] },
+  { id: 21, name: 'AI Proxy Library', label: '知识库：AI Proxy', defaultBaseUrl: 'https://api.aiproxy.io', hasExtraFields: true, form: { other: true }, family: 'unsupported', owner: 'aiproxy', defaultModels: [] },
+  { id: 22, name: 'FastGPT', label: '知识库：FastGPT', defaultBaseUrl: 'https://fastgpt.run/api/openapi', hasExtraFields: true, form: { baseUrl: true }, family: 'openai-compatible', owner: 'fastgpt', defaultModels: [] },
+  { id: 23, name: 'Tencent Hunyuan', label: '腾讯混元', defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com', hasExtraFields: true, form: { key: true }, family: 'tencent', owner: 'tencent', defaultModels: ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-standard-256K', 'hunyuan-pro', 'hunyuan-turbo'] },
   { id: 24, name: 'Google Gemini', defaultBaseUrl: 'https://generativelanguage.googleapis.com', hasExtraFields: false, family: 'gemini', owner: 'google gemini', defaultModels: GEMINI_MODELS },
   { id: 25, name: 'Moonshot', defaultBaseUrl: 'https://api.moonshot.cn', hasExtraFields: false, family: 'openai-compatible', owner: 'moonshot', defaultModels: ['moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k'] },
   {
@@ -157,19 +176,20 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: ['yi-large', 'yi-medium', 'yi-vision', 'yi-medium-200k', 'yi-spark', 'yi-large-rag', 'yi-large-turbo', 'yi-lightning'],
   },
   {
-    id: 33, name: 'AWS Claude', defaultBaseUrl: '', hasExtraFields: true, family: 'aws', owner: 'aws',
-    defaultModels: CLAUDE_MODELS.filter((m) => m !== 'claude-2' && !m.endsWith('-thinking')),
+    id: 33, name: 'AWS Claude', defaultBaseUrl: '', hasExtraFields: true, form: { baseUrl: true, key: true }, family: 'aws', owner: 'aws',
+    // Claude through InvokeModel; Amazon's Nova (and any Bedrock model id) through the Converse API.
+    defaultModels: [...CLAUDE_MODELS.filter((m) => m !== 'claude-2' && !m.endsWith('-thinking')), 'nova-micro-v1:0', 'nova-lite-v1:0', 'nova-pro-v1:0'],
   },
   {
-    id: 34, name: 'Cohere', defaultBaseUrl: 'https://api.cohere.ai', hasExtraFields: false, family: 'cohere', owner: 'cohere',
+    id: 34, name: 'Cohere', defaultBaseUrl: 'https://api.cohere.ai', hasExtraFields: false, form: { key: true }, family: 'cohere', owner: 'cohere',
     defaultModels: ['command', 'command-light', 'command-r', 'command-r-plus', 'command-r-08-2024', 'command-r-plus-08-2024', 'rerank-english-v3.0', 'rerank-multilingual-v3.0'],
   },
   { id: 35, name: 'MiniMax', defaultBaseUrl: 'https://api.minimax.chat', hasExtraFields: false, family: 'minimax', owner: 'minimax', defaultModels: ['abab6.5-chat', 'abab6.5s-chat', 'abab6-chat', 'abab5.5-chat', 'abab5.5s-chat'] },
-  { id: 36, name: 'Suno API', defaultBaseUrl: '', hasExtraFields: true, family: 'suno', owner: 'suno', defaultModels: ['suno_music', 'suno_lyrics'] },
-  { id: 37, name: 'Dify', defaultBaseUrl: 'https://api.dify.ai', hasExtraFields: false, family: 'dify', owner: 'dify', defaultModels: ['dify'] },
+  { id: 36, name: 'Suno API', defaultBaseUrl: '', hasExtraFields: true, form: { baseUrl: true }, family: 'suno', owner: 'suno', defaultModels: ['suno_music', 'suno_lyrics'] },
+  { id: 37, name: 'Dify', defaultBaseUrl: 'https://api.dify.ai', hasExtraFields: false, form: { baseUrl: true, key: true }, family: 'dify', owner: 'dify', defaultModels: ['dify'] },
   { id: 38, name: 'Jina', defaultBaseUrl: 'https://api.jina.ai', hasExtraFields: false, family: 'jina', owner: 'jina', defaultModels: ['jina-clip-v1', 'jina-embeddings-v3', 'jina-reranker-v2-base-multilingual'] },
   {
-    id: 39, name: 'Cloudflare Workers AI', label: 'Cloudflare', defaultBaseUrl: 'https://api.cloudflare.com', hasExtraFields: true, family: 'cloudflare', owner: 'cloudflare',
+    id: 39, name: 'Cloudflare Workers AI', label: 'Cloudflare', defaultBaseUrl: 'https://api.cloudflare.com', hasExtraFields: true, form: { other: true }, family: 'cloudflare', owner: 'cloudflare',
     defaultModels: [
       '@cf/meta/llama-3.1-8b-instruct', '@cf/meta/llama-3-8b-instruct', '@cf/meta/llama-2-7b-chat-fp16', '@cf/mistral/mistral-7b-instruct-v0.1',
       '@cf/qwen/qwen1.5-14b-chat-awq', '@cf/google/gemma-7b-it-lora', '@cf/microsoft/phi-2', '@cf/openchat/openchat-3.5-0106',
@@ -180,17 +200,18 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen2.5-72B-Instruct', 'THUDM/glm-4-9b-chat', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3'],
   },
   {
-    id: 41, name: 'Vertex AI', defaultBaseUrl: '', hasExtraFields: true, family: 'vertex', owner: 'vertex-ai',
-    defaultModels: [...CLAUDE_MODELS.filter((m) => m.startsWith('claude-3')), ...GEMINI_MODELS, 'meta/llama3-405b-instruct-maas'],
+    id: 41, name: 'Vertex AI', defaultBaseUrl: '', hasExtraFields: true, form: { other: true, baseUrl: true, key: true, keyHelp: true }, family: 'vertex', owner: 'vertex-ai',
+    // Chat models: Vertex's embeddings and Imagen use other APIs than Gemini's own, not relayed here.
+    defaultModels: [...CLAUDE_MODELS.filter((m) => m.startsWith('claude-3')), ...GEMINI_MODELS.filter((m) => m.startsWith('gemini')), 'meta/llama3-405b-instruct-maas'],
   },
   {
     id: 42, name: 'Mistral AI', defaultBaseUrl: 'https://api.mistral.ai', hasExtraFields: false, family: 'mistral', owner: 'mistral',
     defaultModels: ['open-mistral-7b', 'open-mixtral-8x7b', 'open-mixtral-8x22b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'codestral-latest', 'mistral-embed'],
   },
   { id: 43, name: 'DeepSeek', defaultBaseUrl: 'https://api.deepseek.com', hasExtraFields: false, family: 'deepseek', owner: 'deepseek', defaultModels: DEEPSEEK_MODELS },
-  { id: 44, name: 'MokaAI M3E', label: '嵌入模型：MokaAI M3E', defaultBaseUrl: 'https://api.moka.ai', hasExtraFields: false, family: 'mokaai', owner: 'mokaai', defaultModels: ['m3e-large', 'm3e-base', 'm3e-small'] },
+  { id: 44, name: 'MokaAI M3E', label: '嵌入模型：MokaAI M3E', defaultBaseUrl: 'https://api.moka.ai', hasExtraFields: false, form: { key: true }, family: 'mokaai', owner: 'mokaai', defaultModels: ['m3e-large', 'm3e-base', 'm3e-small'] },
   {
-    id: 45, name: 'VolcEngine Ark', label: '字节火山方舟、豆包、DeepSeek通用', defaultBaseUrl: 'https://ark.cn-beijing.volces.com', hasExtraFields: true, family: 'volcengine', owner: 'volcengine',
+    id: 45, name: 'VolcEngine Ark', label: '字节火山方舟、豆包、DeepSeek通用', defaultBaseUrl: 'https://ark.cn-beijing.volces.com', hasExtraFields: true, form: { baseUrl: true }, family: 'volcengine', owner: 'volcengine',
     defaultModels: ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-pro-4k', 'Doubao-lite-128k', 'Doubao-lite-32k', 'Doubao-lite-4k', 'Doubao-embedding', 'deepseek-r1', 'deepseek-v3'],
   },
   {

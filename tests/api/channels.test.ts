@@ -135,6 +135,10 @@ describeEachDialect('channels', (dialect) => {
       [{ models: `ok,${'m'.repeat(256)}` }, `模型名称过长: ${'m'.repeat(256)}`],
       [{ type: 41, key: '{"type":"service_account"}', other: '' }, '部署地区不能为空'],
       [{ type: 41, key: '{"type":"service_account"}', other: '{"us":"x"}' }, '部署地区必须包含default字段'],
+      // Keys the relay parses are checked on save with the relay's own parsers.
+      [{ type: 41, key: '{"type":"service_account"}', other: 'us-central1' }, 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）'],
+      [{ type: 33, key: 'AKIAEXAMPLE|secret' }, 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）'],
+      [{ type: 33, key: 'AKIAEXAMPLE|secret|us-east-1\nnot-a-key' }, 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）'],
     ];
     for (const [overrides, message] of cases) {
       const res = await root.post('/api/channel/', channelBody(overrides));
@@ -149,6 +153,19 @@ describeEachDialect('channels', (dialect) => {
     }
     expect(await countChannels()).toBe(before);
     await expectIndexInStep();
+  });
+
+  it('checks a new AWS key on update against the resulting type, and keeps the stored key when none is sent', async () => {
+    const [id] = await create({ type: 33, key: 'AKIAONE|secret-one|us-east-1\nAKIATWO|secret-two|eu-west-1', models: 'claude-3-5-sonnet-20240620' }).then((ids) => {
+      expect(ids).toHaveLength(2);
+      return ids;
+    });
+    const refused = await root.put('/api/channel/', { id, key: 'AKIAONE|secret-one' });
+    expect(refused.body).toEqual({ success: false, message: 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）' });
+    expect((await channelRow(id))!.key).toBe('AKIAONE|secret-one|us-east-1');
+    expect((await root.put('/api/channel/', { id, priority: 3 })).body.success).toBe(true);
+    expect((await root.put('/api/channel/', { id, key: 'bedrock-api-key|ap-northeast-1' })).body.success).toBe(true);
+    expect((await channelRow(id))!.key).toBe('bedrock-api-key|ap-northeast-1');
   });
 
   it('pages the list with {items,total,page,page_size}, orders by priority or id, and never returns keys', async () => {

@@ -10,7 +10,7 @@
  * the next reply (see script.ts); `fake.defaultReply` answers the rest.
  */
 import type { ServerResponse } from 'node:http';
-import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer } from './http-fake';
+import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer, scriptedFake } from './http-fake';
 import { DEFAULT_PROMPT_TOKENS, DEFAULT_TEXT, pieces, type ScriptEntry, ScriptQueue, type ScriptedReply, type SseOut, writeSse } from './script';
 
 export interface FakeClaude {
@@ -27,12 +27,12 @@ export function claudeError(res: ServerResponse, status: number, type: string, m
   sendJson(res, status, { type: 'error', error: { type, message } });
 }
 
-const ERROR_TYPES: Record<number, string> = {
+export const CLAUDE_ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
   413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
 };
 
-interface Answer {
+export interface ClaudeAnswer {
   id: string;
   model: string;
   thinking?: string;
@@ -42,7 +42,8 @@ interface Answer {
   usage: Record<string, number>;
 }
 
-function answerFor(reply: ScriptedReply, model: string, id: string): Answer {
+/** What a scripted reply makes of a Claude answer (also the Bedrock and Vertex fakes'). */
+export function claudeAnswer(reply: ScriptedReply, model: string, id: string): ClaudeAnswer {
   const textPieces = pieces(reply.text ?? (reply.toolCalls ? '' : DEFAULT_TEXT));
   const tools = (reply.toolCalls ?? []).map((call, i) => ({ id: call.id ?? `toolu_fake${i}`, name: call.name, input: call.arguments }));
   const u = reply.usage ?? {};
@@ -56,7 +57,7 @@ function answerFor(reply: ScriptedReply, model: string, id: string): Answer {
   return { id, model, thinking: reply.reasoning, textPieces, tools, stopReason, usage };
 }
 
-function messageBody(a: Answer, noUsage: boolean): Record<string, unknown> {
+export function claudeMessageBody(a: ClaudeAnswer, noUsage: boolean): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
   if (a.thinking) content.push({ type: 'thinking', thinking: a.thinking, signature: 'sig-fake' });
   if (a.textPieces.length > 0) content.push({ type: 'text', text: a.textPieces.join('') });
@@ -66,7 +67,7 @@ function messageBody(a: Answer, noUsage: boolean): Record<string, unknown> {
   return body;
 }
 
-function streamEvents(a: Answer, noUsage: boolean): SseOut[] {
+export function claudeStreamEvents(a: ClaudeAnswer, noUsage: boolean): SseOut[] {
   const ev = (type: string, body: Record<string, unknown>): SseOut => ({ event: type, data: { type, ...body } });
   const startUsage = noUsage ? {} : { usage: { ...a.usage, output_tokens: 1 } };
   const events: SseOut[] = [
@@ -101,6 +102,13 @@ function streamEvents(a: Answer, noUsage: boolean): SseOut[] {
   return events;
 }
 
+/** Sends a Claude answer: the message, or its SSE event stream (the error event after `streamErrorAfter`). */
+export async function answerClaude(res: ServerResponse, reply: ScriptedReply, answer: ClaudeAnswer, stream: boolean): Promise<void> {
+  const errorEvent: SseOut = { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: reply.error?.message ?? 'Overloaded' } } };
+  if (stream) return writeSse(res, reply.events ?? claudeStreamEvents(answer, reply.noUsage === true), reply, { errorEvent });
+  sendJson(res, 200, reply.body ?? claudeMessageBody(answer, reply.noUsage === true));
+}
+
 /** What the fake's count_tokens answers for a body. */
 export function fakeTokenCount(body: Record<string, unknown>): number {
   return Math.ceil(JSON.stringify([body.messages, body.system ?? null, body.tools ?? null]).length / 4);
@@ -111,24 +119,10 @@ export async function startFakeClaude(options: { keys?: string[]; models?: strin
   const server = await startFakeHttpServer((request, res) => claudeError(res, 404, 'not_found_error', `Not found: ${request.method} ${request.path}`));
   let counter = 0;
 
-  const fake: FakeClaude = {
-    get url() {
-      return server.url;
-    },
+  const fake: FakeClaude = scriptedFake(server, queue, {
     keys: new Set(options.keys ?? ['sk-ant-fake-good']),
     models: options.models ?? ['claude-3-7-sonnet-20250219', 'claude-3-5-haiku-20241022', 'claude-sonnet-4-20250514'],
-    get requests() {
-      return server.requests;
-    },
-    script: (...replies) => queue.push(...replies),
-    get defaultReply() {
-      return queue.defaultReply;
-    },
-    set defaultReply(reply) {
-      queue.defaultReply = reply;
-    },
-    close: () => server.close(),
-  };
+  });
 
   /** The checks Anthropic makes before looking at the body; true when the request may go on. */
   function admitted(request: RecordedRequest, res: ServerResponse): boolean {
@@ -153,7 +147,7 @@ export async function startFakeClaude(options: { keys?: string[]; models?: strin
       return true;
     }
     if (reply.error) {
-      claudeError(res, reply.error.status, reply.error.type ?? ERROR_TYPES[reply.error.status] ?? 'api_error', reply.error.message);
+      claudeError(res, reply.error.status, reply.error.type ?? CLAUDE_ERROR_TYPES[reply.error.status] ?? 'api_error', reply.error.message);
       return true;
     }
     return false;
@@ -168,10 +162,7 @@ export async function startFakeClaude(options: { keys?: string[]; models?: strin
     const reply = queue.next(request);
     await firstByteDelay(reply.firstByteDelayMs);
     if (scriptedFailure(reply, res)) return;
-    const answer = answerFor(reply, body.model, `msg_fake${++counter}`);
-    const errorEvent: SseOut = { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: reply.error?.message ?? 'Overloaded' } } };
-    if (body.stream === true) return writeSse(res, reply.events ?? streamEvents(answer, reply.noUsage === true), reply, { errorEvent });
-    sendJson(res, 200, reply.body ?? messageBody(answer, reply.noUsage === true));
+    await answerClaude(res, reply, claudeAnswer(reply, body.model, `msg_fake${++counter}`), body.stream === true);
   });
 
   // Token counting: only the fields Anthropic takes (sampling fields are refused); the count

@@ -10,7 +10,7 @@
  * queues the next reply (see script.ts); `fake.defaultReply` answers the rest.
  */
 import type { ServerResponse } from 'node:http';
-import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer } from './http-fake';
+import { firstByteDelay, type RecordedRequest, sendJson, sendText, startFakeHttpServer, scriptedFake } from './http-fake';
 import { DEFAULT_PROMPT_TOKENS, DEFAULT_TEXT, pieces, type ScriptEntry, ScriptQueue, type ScriptedReply, type SseOut, writeSse } from './script';
 
 export interface FakeGemini {
@@ -46,28 +46,45 @@ function candidate(parts: Record<string, unknown>[], finishReason?: string): Rec
   return { content: { parts, role: 'model' }, ...(finishReason ? { finishReason } : {}), index: 0 };
 }
 
+/**
+ * Sends a generateContent answer (streamGenerateContent when `stream`: SSE with `?alt=sse`,
+ * else one JSON array); also the Vertex fake's for Gemini models.
+ */
+export async function answerGenerateContent(request: RecordedRequest, res: ServerResponse, reply: ScriptedReply, model: string, stream: boolean): Promise<void> {
+  const textPieces = pieces(reply.text ?? (reply.toolCalls ? '' : DEFAULT_TEXT));
+  const thoughtPieces = reply.reasoning ? pieces(reply.reasoning) : [];
+  const calls = (reply.toolCalls ?? []).map((call) => ({ functionCall: { name: call.name, args: call.arguments } }));
+  const finish = reply.finishReason ?? 'STOP';
+  const usage = usageMetadata(reply, textPieces.length + calls.length);
+  const envelope = (parts: Record<string, unknown>[], last: boolean) => ({
+    candidates: [candidate(parts, last ? finish : undefined)],
+    ...(reply.noUsage ? {} : { usageMetadata: last ? usage : { promptTokenCount: usage.promptTokenCount, totalTokenCount: usage.promptTokenCount } }),
+    modelVersion: model,
+    responseId: 'resp-fake',
+  });
+  if (!stream) {
+    const parts = [...(reply.reasoning ? [{ text: reply.reasoning, thought: true }] : []), ...(textPieces.length ? [{ text: textPieces.join('') }] : []), ...calls];
+    return sendJson(res, 200, reply.body ?? envelope(parts, true));
+  }
+  const partsList = [...thoughtPieces.map((t) => [{ text: t, thought: true }]), ...textPieces.map((t) => [{ text: t }]), ...(calls.length ? [calls] : [])];
+  if (partsList.length === 0) partsList.push([{ text: '' }]);
+  const events: SseOut[] = reply.events ?? partsList.map((parts, i) => ({ data: envelope(parts, i === partsList.length - 1) }));
+  if (request.query.get('alt') !== 'sse') {
+    // Without alt=sse Gemini streams one JSON array.
+    return sendJson(res, 200, events.map((e) => e.data));
+  }
+  const errorEvent: SseOut = { data: { error: { code: 503, message: reply.error?.message ?? 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } } };
+  await writeSse(res, events, reply, { errorEvent, lineEnd: '\r\n' });
+}
+
 export async function startFakeGemini(options: { keys?: string[]; models?: string[] } = {}): Promise<FakeGemini> {
   const queue = new ScriptQueue<RecordedRequest>();
   const server = await startFakeHttpServer((request, res) => geminiError(res, 404, `Method not found: ${request.method} ${request.path}`));
 
-  const fake: FakeGemini = {
-    get url() {
-      return server.url;
-    },
+  const fake: FakeGemini = scriptedFake(server, queue, {
     keys: new Set(options.keys ?? ['gm-fake-good']),
     models: options.models ?? ['gemini-2.0-flash', 'gemini-2.5-pro-exp-03-25', 'text-embedding-004', 'imagen-3.0-generate-002'],
-    get requests() {
-      return server.requests;
-    },
-    script: (...replies) => queue.push(...replies),
-    get defaultReply() {
-      return queue.defaultReply;
-    },
-    set defaultReply(reply) {
-      queue.defaultReply = reply;
-    },
-    close: () => server.close(),
-  };
+  });
 
   function admitted(request: RecordedRequest, res: ServerResponse): boolean {
     const key = request.headers['x-goog-api-key'] ?? request.query.get('key') ?? undefined;
@@ -108,30 +125,7 @@ export async function startFakeGemini(options: { keys?: string[]; models?: strin
     if (!Array.isArray(body.contents) || body.contents.length === 0) return geminiError(res, 400, '* GenerateContentRequest.contents: contents is not specified');
     const reply = await begin(request, res, model, version, action);
     if (!reply) return;
-    const textPieces = pieces(reply.text ?? (reply.toolCalls ? '' : DEFAULT_TEXT));
-    const thoughtPieces = reply.reasoning ? pieces(reply.reasoning) : [];
-    const calls = (reply.toolCalls ?? []).map((call) => ({ functionCall: { name: call.name, args: call.arguments } }));
-    const finish = reply.finishReason ?? 'STOP';
-    const usage = usageMetadata(reply, textPieces.length + calls.length);
-    const envelope = (parts: Record<string, unknown>[], last: boolean) => ({
-      candidates: [candidate(parts, last ? finish : undefined)],
-      ...(reply.noUsage ? {} : { usageMetadata: last ? usage : { promptTokenCount: usage.promptTokenCount, totalTokenCount: usage.promptTokenCount } }),
-      modelVersion: model,
-      responseId: 'resp-fake',
-    });
-    if (action === 'generateContent') {
-      const parts = [...(reply.reasoning ? [{ text: reply.reasoning, thought: true }] : []), ...(textPieces.length ? [{ text: textPieces.join('') }] : []), ...calls];
-      return sendJson(res, 200, reply.body ?? envelope(parts, true));
-    }
-    const partsList = [...thoughtPieces.map((t) => [{ text: t, thought: true }]), ...textPieces.map((t) => [{ text: t }]), ...(calls.length ? [calls] : [])];
-    if (partsList.length === 0) partsList.push([{ text: '' }]);
-    const events: SseOut[] = reply.events ?? partsList.map((parts, i) => ({ data: envelope(parts, i === partsList.length - 1) }));
-    if (request.query.get('alt') !== 'sse') {
-      // Without alt=sse Gemini streams one JSON array.
-      return sendJson(res, 200, events.map((e) => e.data));
-    }
-    const errorEvent: SseOut = { data: { error: { code: 503, message: reply.error?.message ?? 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } } };
-    await writeSse(res, events, reply, { errorEvent, lineEnd: '\r\n' });
+    await answerGenerateContent(request, res, reply, model, action === 'streamGenerateContent');
   });
 
   /** A deterministic 4-dimensional vector per text, so tests can tell inputs apart. */

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sleep } from './script';
+import { type ScriptEntry, type ScriptQueue, type ScriptedReply, sleep } from './script';
 
 export interface RecordedRequest {
   method: string;
@@ -99,4 +99,34 @@ export async function startFakeHttpServer(notFound: (request: RecordedRequest, r
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
+}
+
+/** What every scripted model-API fake has (see script.ts). */
+export interface ScriptedFake {
+  url: string;
+  requests: RecordedRequest[];
+  script(...replies: ScriptEntry<RecordedRequest>[]): void;
+  defaultReply: ScriptedReply;
+  close(): Promise<void>;
+}
+
+/** A fake's shared members over its server and script queue, with its own members (`own`'s getters stay getters). */
+export function scriptedFake<T extends object>(server: FakeHttpServer, queue: ScriptQueue<RecordedRequest>, own: T): ScriptedFake & T {
+  const base: ScriptedFake = {
+    get url() {
+      return server.url;
+    },
+    get requests() {
+      return server.requests;
+    },
+    script: (...replies) => queue.push(...replies),
+    get defaultReply() {
+      return queue.defaultReply;
+    },
+    set defaultReply(reply) {
+      queue.defaultReply = reply;
+    },
+    close: () => server.close(),
+  };
+  return Object.defineProperties(base, Object.getOwnPropertyDescriptors(own)) as ScriptedFake & T;
 }

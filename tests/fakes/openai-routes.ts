@@ -33,7 +33,10 @@ function streamError(reply: ScriptedReply): SseOut {
   return { data: { error: { message: reply.error?.message ?? 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } };
 }
 
-const chat: Endpoint = async (request, res, body, reply) => {
+const chat: Endpoint = (_request, res, body, reply) => answerChat(res, body, reply);
+
+/** Chat completions as OpenAI answers them (JSON, or SSE); also Vertex's OpenAI-compatible endpoint (vertex.ts). */
+export async function answerChat(res: ServerResponse, body: Json, reply: ScriptedReply): Promise<FakeReply | void> {
   if (!Array.isArray(body.messages) || body.messages.length === 0) return openaiError(400, "Missing required parameter: 'messages'.");
   const model = String(body.model ?? '');
   const id = 'chatcmpl-fake';
@@ -71,7 +74,7 @@ const chat: Endpoint = async (request, res, body, reply) => {
   if (includeUsage && !reply.noUsage) events.push({ data: { id, object: 'chat.completion.chunk', created: CREATED, model, system_fingerprint: 'fp_fake', choices: [], usage } });
   events.push({ data: '[DONE]' });
   await writeSse(res, reply.events ?? events, reply, { errorEvent: streamError(reply) });
-};
+}
 
 const completions: Endpoint = async (request, res, body, reply) => {
   if (body.prompt === undefined) return openaiError(400, "Missing required parameter: 'prompt'.");

@@ -11,7 +11,7 @@ import { describeEachDialect } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeClaude, type FakeClaude } from '../fakes/claude';
 import { startFakeGemini, type FakeGemini } from '../fakes/gemini';
-import { startBench, type Bench } from './harness';
+import { billedOnce, startBench, type Bench } from './harness';
 import { balances, seedChannel } from './seed';
 
 const CLAUDE = 'claude-3-7-sonnet-20250219';
@@ -49,19 +49,7 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
     await Promise.all([openai?.close(), claude?.close(), gemini?.close()]);
   });
 
-  /** The quota the run took, and the consume log it wrote (exactly one). */
-  async function billed(run: () => Promise<unknown>) {
-    await b.flush();
-    const before = await balances(b.s, b.user.id, b.token.id);
-    await run();
-    await b.flush();
-    const after = await balances(b.s, b.user.id, b.token.id);
-    expect(after.openCount).toBe(0);
-    expect(after.logCount - before.logCount).toBe(1);
-    const log = await b.s.app.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', b.user.id).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(log.quota).toBe(before.quota - after.quota);
-    return { quota: before.quota - after.quota, log };
-  }
+  const billed = (run: () => Promise<unknown>) => billedOnce(b, run);
 
   it('Gemini channel: generateContent passes through (body, key, usage with thoughts and cache)', async () => {
     gemini.script({ text: 'native answer', reasoning: 'hmm', usage: { prompt: 40, completion: 10, reasoning: 20, cacheRead: 8 } });

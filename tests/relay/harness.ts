@@ -2,12 +2,12 @@
  * A relay test bench: a real server over a fresh database, fake upstreams, a user with a
  * balance, a token and helpers to make channels and read the ledger back.
  */
+import { expect } from 'vitest';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import type { DialectCase } from '../helpers/dialects';
 import { startTestServer, type StartOptions, type TestServer } from '../helpers/server';
 import { relayOf, type RelayRuntime } from '../../src/server/relay/runtime';
-import { expect } from 'vitest';
 import { balances, seedChannel, seedToken, seedUser, type SeededToken, type SeededUser, type TokenFields } from './seed';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeClaude, type FakeClaude } from '../fakes/claude';
@@ -47,27 +47,6 @@ export async function setOption(bench: Bench, key: string, value: string): Promi
   await bench.s.app.ctx.options.setInternal(key, value);
 }
 
-/** Adds model ratios (and completion ratios) to the built-in tables, as an admin would. */
-export async function priceModels(bench: Bench, ratios: Record<string, number>, completionRatios: Record<string, number> = {}): Promise<void> {
-  await setOption(bench, 'ModelRatio', JSON.stringify({ ...bench.s.app.ctx.options.json<Record<string, number>>('ModelRatio'), ...ratios }));
-  await setOption(bench, 'CompletionRatio', JSON.stringify({ ...bench.s.app.ctx.options.json<Record<string, number>>('CompletionRatio'), ...completionRatios }));
-}
-
-/**
- * The quota `run` spent, audited: every reservation settled, and the user's balance fell by
- * exactly what their used quota rose.
- */
-export async function quotaSpent(bench: Bench, run: () => Promise<unknown>): Promise<number> {
-  await bench.flush();
-  const before = await balances(bench.s, bench.user.id, bench.token.id);
-  await run();
-  await bench.flush();
-  const after = await balances(bench.s, bench.user.id, bench.token.id);
-  expect(after.openCount).toBe(0);
-  expect(before.quota - after.quota).toBe(after.usedQuota - before.usedQuota);
-  return before.quota - after.quota;
-}
-
 /** One fake upstream per provider family, as the client-format tests use them. */
 export interface FamilyFakes {
   openai: FakeOpenAI;
@@ -88,4 +67,39 @@ export async function seedFamilyChannels(b: Bench, fakes: FamilyFakes, models: {
     claude: await seedChannel(b.s, { type: 14, base_url: fakes.claude.url, key: 'sk-ant-fake-good', models: models.claude }),
     gemini: await seedChannel(b.s, { type: 24, base_url: fakes.gemini.url, key: 'gm-fake-good', models: models.gemini }),
   };
+}
+
+/**
+ * Runs a request and answers what it cost: the balance drop, which must equal the one consume
+ * log it wrote (its row is answered), with no reservation left open.
+ */
+export async function billedOnce(b: Bench, run: () => Promise<unknown>) {
+  await b.flush();
+  const before = await balances(b.s, b.user.id, b.token.id);
+  await run();
+  await b.flush();
+  const after = await balances(b.s, b.user.id, b.token.id);
+  expect(after.openCount).toBe(0);
+  expect(after.logCount - before.logCount).toBe(1);
+  const log = await b.s.app.ctx.db.selectFrom('logs').selectAll().where('user_id', '=', b.user.id).where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  expect(log.quota).toBe(before.quota - after.quota);
+  expect(after.usedQuota - before.usedQuota).toBe(log.quota);
+  return { quota: before.quota - after.quota, log };
+}
+
+/** Runs a request that must cost nothing: no log, no balance change, no reservation left open. */
+export async function notBilled(b: Bench, run: () => Promise<unknown>): Promise<void> {
+  await b.flush();
+  const before = await balances(b.s, b.user.id, b.token.id);
+  await run();
+  await b.flush();
+  const after = await balances(b.s, b.user.id, b.token.id);
+  expect(after).toEqual(before);
+}
+
+/** Adds model ratios (and completion ratios) to the options, keeping the others. */
+export async function setRatios(b: Bench, modelRatios: Record<string, number>, completionRatios: Record<string, number> = {}): Promise<void> {
+  const options = b.s.app.ctx.options;
+  await setOption(b, 'ModelRatio', JSON.stringify({ ...options.json<Record<string, number>>('ModelRatio'), ...modelRatios }));
+  await setOption(b, 'CompletionRatio', JSON.stringify({ ...options.json<Record<string, number>>('CompletionRatio'), ...completionRatios }));
 }

@@ -9,7 +9,7 @@
  * the count is advisory, and a channel's trouble is not the client's.
  */
 import type { RelayChannel } from './channels/channel-index';
-import { providerForChannelType } from './providers';
+import { providerFor } from './providers';
 import type { RelayRuntime } from './runtime';
 import { UpstreamAbort } from './upstream/abort';
 import { parseJsonBody } from './pipeline/body';
@@ -22,6 +22,7 @@ import { promptTokensFor } from './pipeline/token-count';
 import { authenticateToken } from './pipeline/token-auth';
 import { ERROR_BODY_LIMIT } from './pipeline/upstream-body';
 import { channelTarget } from './pipeline/target';
+import { authorize } from './pipeline/authorize';
 
 /** A count is a quick question: a slow upstream is not waited for beyond this. */
 const UPSTREAM_COUNT_TIMEOUT_MS = 15_000;
@@ -41,14 +42,16 @@ export async function countClaudeTokens(rt: RelayRuntime, request: RelayRequest)
 
 /** The channel's own count, or undefined when it has none or did not give one. */
 async function upstreamCount(rt: RelayRuntime, channel: RelayChannel, model: string, body: Record<string, unknown>, request: RelayRequest): Promise<number | undefined> {
-  const provider = providerForChannelType(channel.type);
-  if (!provider?.countTokensRequest || channel.modelMapping === null) return undefined;
+  if (channel.modelMapping === null) return undefined;
   const { upstreamModel } = mapModel(channel, model);
+  const provider = providerFor(channel.type, upstreamModel);
+  if (!provider?.countTokensRequest) return undefined;
   const target = channelTarget(rt, channel, model, upstreamModel, { headers: clientHeaders(request) });
-  const up = provider.countTokensRequest(body, target);
   const controller = new UpstreamAbort();
   const timer = setTimeout(() => controller.abort(), UPSTREAM_COUNT_TIMEOUT_MS);
   try {
+    const built = provider.countTokensRequest(body, target);
+    const up = provider.authorize ? await authorize(rt, provider, built, target) : built;
     const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller, proxy: channel.proxy });
     const text = await response.body.text(ERROR_BODY_LIMIT);
     if (response.statusCode < 200 || response.statusCode >= 300) return undefined;

@@ -12,6 +12,7 @@ import { recoverReservations, STALE_RESERVATION_SECONDS } from './billing/recove
 import { replayJournals } from './billing/journal-replay';
 import { AuthCache } from './tokens/auth-cache';
 import { UpstreamPools } from './upstream/pools';
+import { AccessTokens } from './upstream/access-tokens';
 import type { ProviderOptions } from './providers/types';
 import { changeEvents } from '../plumbing/change-events';
 import { TaskPoller } from './tasks/poller';
@@ -32,6 +33,8 @@ export class RelayRuntime {
   readonly health: ChannelHealth;
   readonly ledger: Ledger;
   readonly pools: UpstreamPools;
+  /** OAuth access tokens of channel keys, lent to providers' `authorize` steps. */
+  readonly credentials: AccessTokens;
   /** Follows drawing and music tasks up (the master process with UPDATE_TASK only). */
   readonly tasks: TaskPoller;
   /** The direct path in front of Fastify, once the app set it up (relay/direct.ts). */
@@ -52,6 +55,7 @@ export class RelayRuntime {
     this.ledger = new Ledger(ctx, undefined, (message, err) => (err === undefined ? log.warn(message) : log.error(`${message}: ${err instanceof Error ? err.message : String(err)}`)));
     const relayTimeout = ctx.config.relayTimeoutSeconds;
     this.pools = new UpstreamPools(relayTimeout > 0 ? relayTimeout * 1000 : 300_000);
+    this.credentials = new AccessTokens({ privateAddressesAllowed: ctx.config.tokenUrlPrivateAddressEnabled });
     this.tasks = new TaskPoller(this);
   }
 

@@ -9,8 +9,8 @@ import { headerList, type RelayReply } from './exchange';
 import { channelFamily } from '../../../shared/channel-types';
 import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
 import { geminiViaOpenAI, type GeminiReturn } from '../formats/gemini-openai';
-import { providerForChannelType } from '../providers';
-import { ProviderRequestError, type ParsedResponse, type Provider, type RelayMode, type Target, type UpstreamRequest, type Usage } from '../providers/types';
+import { providerFor } from '../providers';
+import { ChannelKeyError, ProviderRequestError, type ParsedResponse, type Provider, type RelayMode, type Target, type UpstreamRequest, type Usage } from '../providers/types';
 import { clientGoneError, fromUpstream, refuse, RelayError, transportError } from '../errors';
 import type { RelayChannel } from '../channels/channel-index';
 import type { RelayRuntime } from '../runtime';
@@ -26,13 +26,14 @@ import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
 import { responsesInput, type ResponsesBridge } from '../responses/exchange';
 import { channelTarget } from './target';
+import { authorize, channelKeyError } from './authorize';
 
 const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech', 'responses']);
 
 /** Claude upstreams bill with the reference's Claude formula (Ours, §6.4). */
 function isClaudeUpstream(channel: RelayChannel, upstreamModel: string): boolean {
   const family = channelFamily(channel.type);
-  return family === 'claude' || family === 'aws' || (family === 'vertex' && upstreamModel.startsWith('claude'));
+  return family === 'claude' || ((family === 'aws' || family === 'vertex') && upstreamModel.includes('claude'));
 }
 
 /** model_mapping, single hop, looked up by the requested model (§3.4). */
@@ -80,6 +81,7 @@ function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, bod
     up = provider.buildRequest(mode, body, target, call.stream);
   } catch (err) {
     if (err instanceof ProviderRequestError) throw refuse(err.status, err.message, err.code);
+    if (err instanceof ChannelKeyError) throw channelKeyError(err);
     throw err;
   }
   const passThrough = rt.ctx.options.bool('global.pass_through_request_enabled') && call.rawBody && mode === call.mode && body === call.body && JSON_MODES.has(mode);
@@ -94,7 +96,9 @@ function buildRequest(rt: RelayRuntime, provider: Provider, mode: RelayMode, bod
   return up;
 }
 
-async function send(rt: RelayRuntime, provider: Provider, up: UpstreamRequest, controller: UpstreamAbort, channel: RelayChannel): Promise<UpstreamResponse> {
+async function send(rt: RelayRuntime, provider: Provider, built: UpstreamRequest, target: Target, controller: UpstreamAbort, channel: RelayChannel): Promise<UpstreamResponse> {
+  // Signing and access tokens (Bedrock, Vertex); the other providers skip the await.
+  const up = provider.authorize ? await authorize(rt, provider, built, target) : built;
   let response: UpstreamResponse;
   try {
     response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal: controller, proxy: channel.proxy });
@@ -115,9 +119,9 @@ export function mapStatus(channel: RelayChannel, error: RelayError): RelayError 
 }
 
 export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayChannel, reply: RelayReply): Promise<Delivered> {
-  const provider = providerForChannelType(channel.type);
-  if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const { upstreamModel, mapped } = mapModel(channel, call.model);
+  const provider = providerFor(channel.type, upstreamModel);
+  if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const target = channelTarget(rt, channel, call.model, upstreamModel, { query: call.clientQuery, headers: call.clientHeaders });
   const input = providerInput(rt, provider, call, upstreamModel);
   // The client's bytes may go upstream only where nothing is to be merged into the body.
@@ -135,7 +139,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
   raw.on('close', onClientGone);
   let response: UpstreamResponse | undefined;
   try {
-    response = await send(rt, provider, up, controller, channel);
+    response = await send(rt, provider, up, target, controller, channel);
     rt.health.succeeded(channel);
     const outcome: Route = {
       channel,
@@ -162,6 +166,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
             : inner;
       const framing = call.spec.jsonStream ? new JsonArrayFraming() : undefined;
       const streamed = await relayStream({
+        decoder: provider.streamDecoder?.(input.mode, target),
         call,
         reply,
         upstream: response,

@@ -13,7 +13,7 @@
  *   was delivered: upstream usage where it arrived, else prompt + the counted completion.
  */
 import { headerList, type RelayReply } from './exchange';
-import type { SseEvent, StreamConverter, UpstreamError, Usage } from '../providers/types';
+import type { SseEvent, StreamConverter, StreamDecoder, UpstreamError, Usage } from '../providers/types';
 import { plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, clientGoneError, fromUpstream, geminiErrorBody, openaiErrorBody, transportError, type RelayError } from '../errors';
@@ -35,6 +35,8 @@ export interface StreamArgs {
   streamingTimeoutSeconds: number;
   /** Where the request went (the rest of the outcome is what the stream decides). */
   outcome: Route;
+  /** The upstream's framing when it is not SSE (AWS event stream); default the SSE parser. */
+  decoder?: StreamDecoder;
   /** Events framed otherwise than as SSE (Gemini's JSON array): no raw upstream bytes, no pings. */
   framing?: StreamFraming;
   /**
@@ -62,7 +64,7 @@ function errorEvent(call: RelayCall, error: RelayError): SseEvent {
 export async function relayStream(args: StreamArgs): Promise<Delivered> {
   const { call, reply, upstream, controller, converter, framing } = args;
   const counter = new CompletionCounter(args.upstreamModel, converter.textOf?.bind(converter));
-  const parser = new SseParser();
+  const parser = args.decoder ?? new SseParser();
   let writer: SseWriter | undefined;
   let usage: Usage | undefined;
   let firstResponseMs = 0;

@@ -4,6 +4,7 @@
  */
 import { type ChannelFamily, channelFamily } from '../../../shared/channel-types';
 import { azureProvider } from './azure';
+import { bedrockProvider } from './bedrock';
 import { claudeProvider } from './claude';
 import { cohereProvider } from './cohere';
 import { customProvider } from './custom';
@@ -13,6 +14,7 @@ import { geminiProvider } from './gemini';
 import { mokaaiProvider } from './mokaai';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
+import { vertexProvider } from './vertex';
 import {
   aliProvider,
   baiduV2Provider,
@@ -36,6 +38,8 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   custom: customProvider,
   claude: claudeProvider,
   gemini: geminiProvider,
+  aws: bedrockProvider,
+  vertex: vertexProvider,
   ollama: ollamaProvider,
   deepseek: deepseekProvider,
   xai: xaiProvider,
@@ -61,6 +65,15 @@ export function providerForFamily(family: ChannelFamily): Provider | undefined {
 /** The provider of a channel type (unknown ids fall back to the OpenAI family, as in the reference). */
 export function providerForChannelType(type: number): Provider | undefined {
   return PROVIDERS[channelFamily(type)];
+}
+
+/**
+ * The provider of one request: the channel type's, narrowed to the upstream model's wire
+ * format where the family has several (Bedrock, Vertex).
+ */
+export function providerFor(type: number, upstreamModel: string): Provider | undefined {
+  const provider = PROVIDERS[channelFamily(type)];
+  return provider?.forModel ? provider.forModel(upstreamModel) : provider;
 }
 
 /** Whether a channel type can serve a relay mode at all. */

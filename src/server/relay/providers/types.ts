@@ -1,6 +1,7 @@
 /**
  * The contract between the relay pipeline and a provider family. Providers are pure:
- * they turn requests and responses from one shape into another and never do I/O.
+ * they turn requests and responses from one shape into another and never do I/O themselves
+ * (an `authorize` step reaches the network only through the `CredentialServices` it is lent).
  */
 
 /** What the caller asked for; decides the upstream endpoint and the body shapes. */
@@ -200,14 +201,90 @@ export interface UpstreamError {
   code: string | number | null;
 }
 
+/**
+ * Turns an upstream stream's bytes into events for a `StreamConverter`. The relay's default is
+ * its SSE parser; providers whose upstream frames its stream otherwise (AWS event stream)
+ * give their own through `Provider.streamDecoder`.
+ */
+export interface StreamDecoder {
+  /** Feeds one chunk; answers the events it completed. Throws when the framing is broken. */
+  push(chunk: Uint8Array, onText?: (text: string, whole: boolean) => void): SseEvent[];
+  /** The stream ended: what is left (throws when it ended inside an event). */
+  end(): SseEvent[];
+  /** The last chunk was only whole `data: …` events, exactly as the relay would write them (SSE only). */
+  readonly lastChunkWasPlainEvents: boolean;
+}
+
+/**
+ * The request to an OAuth token endpoint (RFC 6749 §4: a form POST answered by
+ * `{access_token, expires_in}`), built by a provider, sent by the relay.
+ */
+export interface TokenRequest {
+  url: string;
+  /** The form fields (application/x-www-form-urlencoded); parameters may also be in `url`. */
+  form: Record<string, string>;
+  /**
+   * The URL came with the key rather than from the operator's base URL (a service account's
+   * `token_uri`): it must be https and reach only public addresses.
+   */
+  fromKey: boolean;
+}
+
+/** One credential's access token: what `CredentialServices.accessToken` needs. */
+export interface TokenGrant {
+  /** The credential (the whole key): tokens are cached per credential, under a hash of it. */
+  secret: string;
+  /** The token request, built only when no valid token is cached (e.g. a freshly signed assertion). */
+  request(): TokenRequest | Promise<TokenRequest>;
+}
+
+/**
+ * What the relay lends an `authorize` step: the only I/O a provider can cause. Implemented by
+ * `upstream/access-tokens.ts` (bounded cache, one fetch per credential at a time, address
+ * checks); failures reach the relay as channel faults.
+ */
+export interface CredentialServices {
+  /** An access token for the grant: the cached one until shortly before it expires, else a new one. */
+  accessToken(grant: TokenGrant): Promise<string>;
+}
+
+/**
+ * The channel's key cannot be used (wrong format, a service account without its private key):
+ * a fault of the channel, not of the request (the relay answers it as a 401 of the upstream,
+ * tries another channel and counts it against this one).
+ */
+export class ChannelKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ChannelKeyError';
+  }
+}
+
 export interface Provider {
   /** Stable id, e.g. `openai`, `claude`, `gemini`. */
   id: string;
+  /** The modes of the family (the union of `forModel`'s providers where there are several). */
   modes: ReadonlySet<RelayMode>;
+  /**
+   * Families whose models speak different wire formats (Bedrock: Claude's Messages or the
+   * Converse API; Vertex: Gemini, Claude or OpenAI chat) answer the provider of one upstream
+   * model (after model mapping); the relay uses that one for the whole attempt.
+   */
+  forModel?(upstreamModel: string): Provider;
+  /**
+   * The asynchronous last step of a request, run by the relay after `buildRequest` and the
+   * channel's param_override, for what needs the final bytes or I/O: a signature over the body
+   * (AWS SigV4), an OAuth access token through `services`. Answers the request to send.
+   * Throws `ChannelKeyError` for a key it cannot use. Providers without it pay nothing.
+   */
+  authorize?(request: UpstreamRequest, target: Target, services: CredentialServices): Promise<UpstreamRequest>;
+  /** The decoder of this mode's upstream stream when it is not SSE (undefined: SSE). */
+  streamDecoder?(mode: RelayMode, target: Target): StreamDecoder | undefined;
   /**
    * `body` is the client's JSON (OpenAI shape; Claude's for `messages`). For `transcriptions`
    * and `translations` it holds the form fields as strings and the upload as a `Blob` in `file`.
-   * Throws `ProviderRequestError` when the body cannot be converted.
+   * Throws `ProviderRequestError` when the body cannot be converted, `ChannelKeyError` when
+   * the channel's key cannot be used.
    */
   buildRequest(mode: RelayMode, body: Record<string, unknown>, target: Target, stream: boolean): UpstreamRequest;
   /**

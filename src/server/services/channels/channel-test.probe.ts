@@ -8,8 +8,9 @@ import { channelFamily } from '../../../shared/channel-types';
 import type { RelayChannel } from '../../relay/channels/channel-index';
 import { fromUpstream, refuse, RelayError, transportError } from '../../relay/errors';
 import { mapModel } from '../../relay/pipeline/attempt';
-import { providerForChannelType } from '../../relay/providers';
-import { ProviderRequestError, type RelayMode, type Usage } from '../../relay/providers/types';
+import { providerFor } from '../../relay/providers';
+import { ChannelKeyError, ProviderRequestError, type RelayMode, type Usage } from '../../relay/providers/types';
+import { authorize, channelKeyError } from '../../relay/pipeline/authorize';
 import type { RelayRuntime } from '../../relay/runtime';
 import { UpstreamAbort } from '../../relay/upstream/abort';
 import { channelTarget } from '../../relay/pipeline/target';
@@ -50,6 +51,7 @@ export interface ProbeResult {
 function asRelayError(err: unknown): RelayError {
   if (err instanceof RelayError) return err;
   if (err instanceof ProviderRequestError) return refuse(err.status, err.message, err.code);
+  if (err instanceof ChannelKeyError) return channelKeyError(err);
   return transportError(err instanceof Error ? err.message : String(err));
 }
 
@@ -58,11 +60,11 @@ function asRelayError(err: unknown): RelayError {
  * (upstream, transport or local) when it did not pass. `stop` cancels it (the server closes).
  */
 export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, model: string, stop?: AbortSignal): Promise<ProbeResult> {
-  const provider = providerForChannelType(channel.type);
+  const { upstreamModel } = mapModel(channel, model);
+  const provider = providerFor(channel.type, upstreamModel);
   if (!provider) throw refuse(400, 'invalid api type', 'invalid_api_type');
   const mode: RelayMode = isEmbeddingModel(model, channel.type) ? 'embeddings' : 'chat';
   if (!provider.modes.has(mode)) throw refuse(400, `${mode} is not supported by this channel`, 'convert_request_failed');
-  const { upstreamModel } = mapModel(channel, model);
   const target = channelTarget(rt, channel, model, upstreamModel);
   const relayTimeout = rt.ctx.config.relayTimeoutSeconds;
   const signal = new UpstreamAbort();
@@ -72,7 +74,8 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
   if (stop?.aborted) onStop();
   else stop?.addEventListener('abort', onStop, { once: true });
   try {
-    const up = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
+    const built = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
+    const up = provider.authorize ? await authorize(rt, provider, built, target) : built;
     const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal, proxy: channel.proxy });
     const text = await response.body.text(ANSWER_LIMIT);
     if (response.statusCode !== 200) {

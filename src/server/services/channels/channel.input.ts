@@ -8,6 +8,8 @@ import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
+import { bedrockKey } from '../../relay/providers/bedrock/meta';
+import { serviceAccount } from '../../relay/providers/vertex/service-account';
 import type { JsonField } from './channel.schema';
 
 export const MSG_CHANNEL = {
@@ -17,7 +19,11 @@ export const MSG_CHANNEL = {
   groupTooLong: '分组名称过长: ',
   vertexRegion: '部署地区不能为空',
   vertexDefault: '部署地区必须包含default字段',
+  awsKey: 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）',
+  vertexKey: 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）',
 } as const;
+
+const AWS_TYPE = 33;
 
 const VERTEX_TYPE = 41;
 const XUNFEI_TYPE = 18;
@@ -182,15 +188,31 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
   return out;
 }
 
+/**
+ * Keys whose format the relay parses are checked when saved (the same parsers), so a key the
+ * channel could never use is refused here rather than failing every request.
+ */
+export function checkKey(type: number | undefined, key: string): void {
+  try {
+    if (type === AWS_TYPE) bedrockKey(key);
+    else if (type === VERTEX_TYPE) serviceAccount(key);
+  } catch {
+    throw new AppError(type === AWS_TYPE ? MSG_CHANNEL.awsKey : MSG_CHANNEL.vertexKey);
+  }
+}
+
 /** The keys of a create: one channel per non-empty line; Vertex keys are one JSON document. */
 export function keysToCreate(body: ChannelBody): string[] {
   const key = (body.key ?? '').trim();
-  if (body.type === VERTEX_TYPE) return key ? [key] : [];
-  return [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))];
+  const keys = body.type === VERTEX_TYPE ? (key ? [key] : []) : [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))];
+  for (const one of keys) checkKey(body.type, one);
+  return keys;
 }
 
-/** An update's new key, or undefined to keep the stored one. */
-export function updateKey(body: ChannelBody): string | undefined {
+/** An update's new key (checked for the channel's resulting type), or undefined to keep the stored one. */
+export function updateKey(body: ChannelBody, type: number): string | undefined {
   const key = (body.key ?? '').trim();
-  return key === '' ? undefined : key;
+  if (key === '') return undefined;
+  checkKey(type, key);
+  return key;
 }

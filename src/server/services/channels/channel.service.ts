@@ -179,7 +179,7 @@ export async function updateChannel(ctx: AppContext, body: ChannelBody & { id: n
     const current = id === undefined ? undefined : await findChannel(trx, id);
     if (!current) throw new AppError(MSG.notFound);
     const columns: ChannelColumns = channelColumns(body, jsonFields, current);
-    const key = updateKey(body);
+    const key = updateKey(body, (columns.type as number | undefined) ?? current.type);
     if (key !== undefined) columns.key = key;
     if (columns.status !== undefined && columns.status !== current.status && body.other_info === undefined) {
       columns.other_info = otherInfoForStatus(current.other_info, undefined);

@@ -1,14 +1,11 @@
 /** Claude's streamed events -> OpenAI chat chunks (reference §4.4 table, Ours: cache counts kept). */
-import { ChatChunkStream } from '../common/chat-chunk-stream';
+import { ChatChunkStream } from '../common/chunk-stream';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';
 import type { SseEvent, StreamStep } from '../types';
 import { finishReasonFromClaude, mergeClaudeUsage } from './usage';
 
 export class ClaudeToOpenAIStream extends ChatChunkStream {
-  /** Claude block index -> OpenAI tool call index (0, 1, ... in order of appearance). */
-  private readonly toolIndex = new Map<number, number>();
-
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
     if (!isRecord(data)) return this.nothing();
@@ -41,8 +38,7 @@ export class ClaudeToOpenAIStream extends ChatChunkStream {
 
   private blockStart(index: number, block: JsonObject): StreamStep {
     if (block.type === 'tool_use') {
-      const toolIndex = this.toolIndex.size;
-      this.toolIndex.set(index, toolIndex);
+      const toolIndex = this.newToolCall(index);
       const name = str(block.name) ?? '';
       const call = { index: toolIndex, id: str(block.id) ?? '', type: 'function', function: { name, arguments: '' } };
       return this.emit({ tool_calls: [call] }, null, name);

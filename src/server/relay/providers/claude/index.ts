@@ -4,17 +4,16 @@
  */
 import { parseUpstreamError } from '../common/errors';
 import type { JsonObject } from '../common/json';
-import { budgetForEffort } from '../common/reasoning';
 import { applyStreamFlag } from '../common/stream-flag';
 import { joinUrl } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
-import { claudeRequestFromOpenAI } from './chat-request';
 import { openaiResponseFromClaude } from './chat-response';
 import { ClaudeToOpenAIStream } from './chat-stream';
 import { LegacyClaudeStream, legacyBody, parseLegacyResponse } from './legacy';
-import { ClaudePassThroughStream, countTokensBody, nativeClaudeBody, parseNativeResponse } from './messages';
+import { ClaudePassThroughStream, countTokensBody, parseNativeResponse } from './messages';
 import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, countTokensUrl, isLegacyClaudeModel, messagesUrl } from './meta';
-import { defaultMaxTokens, enableThinking, enableThinkingBudget, supportsThinking, thinkingPlan } from './thinking';
+import { claudeMessagesBody } from './request-body';
+import { thinkingPlan } from './thinking';
 
 const MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);
 
@@ -32,18 +31,16 @@ export const claudeProvider: Provider = {
 
   buildRequest(mode, body, target, stream) {
     assertMode(mode);
-    const { model, adapt } = thinkingPlan(target.upstreamModel, target.options);
-    const request = (url: string, json: JsonObject) => {
+    const request = (url: string, json: JsonObject, model: string) => {
       applyStreamFlag(json, stream);
       return { url, method: 'POST' as const, headers: claudeHeaders(target, stream), body: JSON.stringify(json), model };
     };
-    if (mode === 'messages') return request(messagesUrl(target), nativeClaudeBody(body, { model, requestModel: target.requestModel, adapt, options: target.options }));
-    if (isLegacyClaudeModel(model)) return request(completeUrl(target), legacyBody(body, model));
-    const json = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: defaultMaxTokens(target.options, target.requestModel) });
-    const budget = budgetForEffort(body.reasoning_effort);
-    if (adapt) enableThinking(json, target.options);
-    else if (budget !== undefined && supportsThinking(model)) enableThinkingBudget(json, budget);
-    return request(messagesUrl(target), json);
+    if (legacy(mode, target)) {
+      const { model } = thinkingPlan(target.upstreamModel, target.options);
+      return request(completeUrl(target), legacyBody(body, model), model);
+    }
+    const { json, model } = claudeMessagesBody(mode === 'messages' ? 'messages' : 'chat', body, target);
+    return request(messagesUrl(target), json, model);
   },
 
   parseResponse(mode, json, target) {

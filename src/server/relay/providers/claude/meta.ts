@@ -25,8 +25,8 @@ export function completeUrl(target: Target): string {
 }
 
 /**
- * `x-api-key`, the client's `anthropic-version` (else 2023-06-01) and `anthropic-beta`, then
- * the per-model headers of option `claude.model_headers_settings`, which replace same-named ones.
+ * `x-api-key`, the client's `anthropic-version` (else 2023-06-01), then the optional headers
+ * (`claudeOptionalHeaders`).
  */
 export function claudeHeaders(target: Target, stream: boolean): Record<string, string> {
   const headers: Record<string, string> = {
@@ -34,9 +34,18 @@ export function claudeHeaders(target: Target, stream: boolean): Record<string, s
     'anthropic-version': target.clientHeaders?.['anthropic-version'] || DEFAULT_ANTHROPIC_VERSION,
     'content-type': 'application/json',
   };
+  if (stream) headers.accept = 'text/event-stream';
+  return claudeOptionalHeaders(target, headers);
+}
+
+/**
+ * The client's `anthropic-beta`, then the per-model headers of option
+ * `claude.model_headers_settings`, which replace same-named ones; added to `headers`. Claude
+ * on Vertex takes them as they are (its version and auth go elsewhere).
+ */
+export function claudeOptionalHeaders(target: Target, headers: Record<string, string>): Record<string, string> {
   const beta = target.clientHeaders?.['anthropic-beta'];
   if (beta) headers['anthropic-beta'] = beta;
-  if (stream) headers.accept = 'text/event-stream';
   const extra = target.options.claudeModelHeaders[target.requestModel];
   if (extra) {
     for (const [name, value] of Object.entries(extra)) {

@@ -2,15 +2,13 @@
  * Cohere's v2 chat events -> OpenAI chat chunks: message-start (id), content-delta (text or
  * thinking), tool-call-start / tool-call-delta, message-end (finish reason and usage).
  */
-import { ChatChunkStream } from '../common/chat-chunk-stream';
+import { ChatChunkStream } from '../common/chunk-stream';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';
 import type { SseEvent, StreamStep } from '../types';
 import { finishReasonFromCohere, usageFromCohere } from './usage';
 
 export class CohereToOpenAIStream extends ChatChunkStream {
-  /** Tool calls seen so far: Cohere's index of a call -> its OpenAI index. */
-  private readonly toolIndex = new Map<number, number>();
 
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
@@ -53,8 +51,7 @@ export class CohereToOpenAIStream extends ChatChunkStream {
     const args = str(fn.arguments) ?? '';
     let toolIndex = this.toolIndex.get(index);
     if (toolIndex === undefined) {
-      toolIndex = this.toolIndex.size;
-      this.toolIndex.set(index, toolIndex);
+      toolIndex = this.newToolCall(index);
       const name = str(fn.name) ?? '';
       const start = { index: toolIndex, id: str(call.id) ?? '', type: 'function', function: { name, arguments: args } };
       return this.emit({ tool_calls: [start] }, null, name + args);

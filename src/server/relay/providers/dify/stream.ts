@@ -5,7 +5,7 @@
  * <type>`, with the status when finished) unless `DIFY_DEBUG` is off; agent thoughts and pings say
  * nothing. Dify's "Thinking..." details block is turned into `<think>` tags, as the reference does.
  */
-import { ChatChunkStream } from '../common/chat-chunk-stream';
+import { ChatChunkStream } from '../common/chunk-stream';
 import { isRecord, num, obj, parseJson, str } from '../common/json';
 import { usageFromOpenAI } from '../common/usage';
 import type { SseEvent, StreamStep } from '../types';

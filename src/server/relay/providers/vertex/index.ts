@@ -1,0 +1,127 @@
+/**
+ * Google Vertex AI (type 41, key: a service account's JSON key, region in `other`): Gemini
+ * models through Gemini's generateContent (OpenAI chat converted as for Gemini channels,
+ * Gemini-native callers passed through), Claude models through Anthropic's Messages body
+ * (`:rawPredict`, `anthropic_version: vertex-2023-10-16`, no `model`), open models (Llama,
+ * `-maas`) through Vertex's OpenAI-compatible endpoint. Every request carries the service
+ * account's OAuth access token (service-account.ts, fetched and cached by the relay).
+ */
+import { openaiResponseFromClaude } from '../claude/chat-response';
+import { ClaudeToOpenAIStream } from '../claude/chat-stream';
+import { ClaudePassThroughStream, parseNativeResponse as parseClaudeNative } from '../claude/messages';
+import { claudeOptionalHeaders } from '../claude/meta';
+import { claudeMessagesBody } from '../claude/request-body';
+import { providerByModel } from '../common/by-model';
+import { parseUpstreamError } from '../common/errors';
+import type { JsonObject } from '../common/json';
+import { applyStreamFlag } from '../common/stream-flag';
+import { geminiRequestFromOpenAI } from '../gemini/chat-request';
+import { openaiResponseFromGemini } from '../gemini/chat-response';
+import { GeminiToOpenAIStream } from '../gemini/chat-stream';
+import { GeminiPassThroughStream, nativeGenerateBody, parseNativeResponse as parseGeminiNative } from '../gemini/native';
+import { createOpenAICompatible } from '../openai-compatible/factory';
+import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
+import { openapiUrl, publisherModelUrl, vertexClaudeModel, vertexFamily, vertexRegion } from './meta';
+import { accessTokenGrant, serviceAccount } from './service-account';
+
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+const CLAUDE_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);
+const GEMINI_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'gemini']);
+
+function assertMode(modes: ReadonlySet<RelayMode>, mode: RelayMode): void {
+  if (!modes.has(mode)) throw new ProviderRequestError(`${mode} is not supported by this model on Vertex AI channels`, 'not_supported');
+}
+
+/** The project of the channel's service account and the region of the requested model. */
+function placeOf(target: Target): { project: string; region: string } {
+  return { project: serviceAccount(target.key).projectId, region: vertexRegion(target.other, target.requestModel) };
+}
+
+/** The service account's access token (and its project for quota), on every Vertex request. */
+const authorize: Provider['authorize'] = async (request, target, services) => {
+  const account = serviceAccount(target.key);
+  const token = await services.accessToken(accessTokenGrant(target.key, account));
+  return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}`, 'x-goog-user-project': account.projectId } };
+};
+
+function jsonHeaders(stream: boolean): Record<string, string> {
+  return stream ? { 'content-type': 'application/json', accept: 'text/event-stream' } : { 'content-type': 'application/json' };
+}
+
+const vertexClaudeProvider: Provider = {
+  id: 'vertex-claude',
+  modes: CLAUDE_MODES,
+
+  buildRequest(mode, body, target, stream) {
+    assertMode(CLAUDE_MODES, mode);
+    const { project, region } = placeOf(target);
+    const { json, model } = claudeMessagesBody(mode === 'messages' ? 'messages' : 'chat', body, target);
+    const out: JsonObject = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...json };
+    // The model is in the URL; Vertex refuses it (and metadata) in the body.
+    delete out.model;
+    delete out.metadata;
+    applyStreamFlag(out, stream);
+    const vertexModel = vertexClaudeModel(model);
+    const url = publisherModelUrl(target, project, region, 'anthropic', vertexModel, stream ? 'streamRawPredict?alt=sse' : 'rawPredict');
+    return { url, method: 'POST', headers: claudeOptionalHeaders(target, jsonHeaders(stream)), body: JSON.stringify(out), model: vertexModel };
+  },
+
+  parseResponse(mode, json) {
+    return mode === 'messages' ? parseClaudeNative(json) : openaiResponseFromClaude(json);
+  },
+
+  createStream(mode, target, client) {
+    assertMode(CLAUDE_MODES, mode);
+    return mode === 'messages' ? new ClaudePassThroughStream() : new ClaudeToOpenAIStream(target.upstreamModel, client.includeUsage);
+  },
+
+  parseError: parseUpstreamError,
+  authorize,
+};
+
+const vertexGeminiProvider: Provider = {
+  id: 'vertex-gemini',
+  modes: GEMINI_MODES,
+
+  buildRequest(mode, body, target, stream) {
+    assertMode(GEMINI_MODES, mode);
+    const { project, region } = placeOf(target);
+    const model = target.upstreamModel;
+    const url = publisherModelUrl(target, project, region, 'google', model, stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
+    const upstreamBody = mode === 'gemini' ? nativeGenerateBody(body, target) : JSON.stringify(geminiRequestFromOpenAI(body, target.options));
+    return { url, method: 'POST', headers: jsonHeaders(stream), body: upstreamBody, model };
+  },
+
+  parseResponse(mode, json, target) {
+    return mode === 'gemini' ? parseGeminiNative(json) : openaiResponseFromGemini(json, target.upstreamModel);
+  },
+
+  createStream(mode, target, client) {
+    assertMode(GEMINI_MODES, mode);
+    return mode === 'gemini' ? new GeminiPassThroughStream() : new GeminiToOpenAIStream(target.upstreamModel, client.includeUsage);
+  },
+
+  parseError: parseUpstreamError,
+  authorize,
+};
+
+const vertexOpenApiProvider: Provider = {
+  ...createOpenAICompatible({
+    id: 'vertex-openapi',
+    paths: { chat: '/chat/completions' },
+    url: ({ target }) => {
+      const { project, region } = placeOf(target);
+      return openapiUrl(target, project, region);
+    },
+    // The access token is added by `authorize`.
+    headers: () => ({}),
+    streamUsage: true,
+    modelsPath: null,
+  }),
+  authorize,
+};
+
+const MEMBERS = { claude: vertexClaudeProvider, gemini: vertexGeminiProvider, openapi: vertexOpenApiProvider } as const;
+
+export const vertexProvider = providerByModel('vertex', (model) => MEMBERS[vertexFamily(model)], Object.values(MEMBERS), parseUpstreamError);
