@@ -5,15 +5,13 @@
  */
 import { parseUpstreamError } from '../common/errors';
 import type { JsonObject } from '../common/json';
-import { joinUrl } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode } from '../types';
 import { cohereChatRequest } from './chat-request';
 import { openaiChatFromCohere } from './chat-response';
 import { CohereToOpenAIStream } from './chat-stream';
 import { cohereEmbedRequest, openaiEmbeddingsFromCohere } from './embed';
+import { COHERE_PATHS, cohereHeaders, cohereUrl } from './meta';
 import { cohereRerankRequest, rerankFromCohere } from './rerank';
-
-const PATHS: Partial<Record<RelayMode, string>> = { chat: '/v2/chat', embeddings: '/v2/embed', rerank: '/v2/rerank' };
 
 function cohereBody(mode: RelayMode, body: JsonObject, model: string, stream: boolean, safetyMode?: string): JsonObject {
   if (mode === 'embeddings') return cohereEmbedRequest(body, model);
@@ -23,15 +21,14 @@ function cohereBody(mode: RelayMode, body: JsonObject, model: string, stream: bo
 
 export const cohereProvider: Provider = {
   id: 'cohere',
-  modes: new Set(Object.keys(PATHS) as RelayMode[]),
+  modes: new Set(Object.keys(COHERE_PATHS) as RelayMode[]),
 
   buildRequest(mode, body, target, stream) {
-    const path = PATHS[mode];
+    const path = COHERE_PATHS[mode];
     if (!path) throw new ProviderRequestError(`${mode} is not supported by this channel type`, 'not_supported');
     const model = target.upstreamModel;
-    const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
-    if (stream) headers.Accept = 'text/event-stream';
-    return { url: joinUrl(target.baseUrl, path), method: 'POST', headers, model, body: JSON.stringify(cohereBody(mode, body, model, stream, target.options.cohereSafetyMode)) };
+    const json = cohereBody(mode, body, model, stream, target.options.cohereSafetyMode);
+    return { url: cohereUrl(target, path), method: 'POST', headers: cohereHeaders(target, stream), model, body: JSON.stringify(json) };
   },
 
   parseResponse(mode, json, target) {

@@ -6,8 +6,8 @@
  */
 import { newId } from '../common/chunks';
 import { parseUpstreamError } from '../common/errors';
-import { joinUrl } from '../common/urls';
 import { type Provider, ProviderRequestError } from '../types';
+import { difyChatUrl, difyHeaders } from './meta';
 import { difyChatRequest } from './request';
 import { openaiChatFromDify } from './response';
 import { DifyToOpenAIStream } from './stream';
@@ -18,10 +18,8 @@ export const difyProvider: Provider = {
 
   buildRequest(mode, body, target, stream) {
     if (mode !== 'chat') throw new ProviderRequestError(`${mode} is not supported by this channel type`, 'not_supported');
-    const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
-    if (stream) headers.Accept = 'text/event-stream';
     const json = difyChatRequest(body, stream, newId('chatcmpl-'));
-    return { url: joinUrl(target.baseUrl, '/v1/chat-messages'), method: 'POST', headers, model: target.upstreamModel, body: JSON.stringify(json) };
+    return { url: difyChatUrl(target), method: 'POST', headers: difyHeaders(target, stream), model: target.upstreamModel, body: JSON.stringify(json) };
   },
 
   parseResponse(_mode, json, target) {
