@@ -5,7 +5,7 @@
  */
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompress } from './scripts/precompress';
+import { precompress } from './scripts/precompress.ts';
 
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 

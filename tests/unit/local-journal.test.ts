@@ -45,6 +45,27 @@ describe('local settlement journal', () => {
     journal.close();
   });
 
+  it('writes every line whole in UTF-8, in small writes and in a burst larger than its kept buffer', () => {
+    const dir = dataDir();
+    const journal = new LocalJournal(dir, 'n', 'i9');
+    journal.open();
+    const withLog = (id: string): SettleItem => ({ ...item(id), log: { user_id: 1, created_at: 1, type: 2, content: '模型倍率 0.075，补全倍率 4，分组倍率 1', username: '用户', token_name: 't', token_id: 0, model_name: 'gpt-4o-mini', prompt_tokens: 1, completion_tokens: 2, use_time: 0, is_stream: false, channel_id: 1, group: 'default', other: '{"frt":1}' } });
+    journal.final(withLog('first'));
+    journal.flush();
+    // About 2 MB in one turn: more than the 1 MB buffer the journal keeps between writes.
+    const burst = Array.from({ length: 4000 }, (_, n) => `b${n}`);
+    for (const id of burst) journal.final({ ...withLog(id), log: { ...withLog(id).log!, content: '内容'.repeat(120) } });
+    journal.flush();
+    journal.final(withLog('last'));
+    journal.flush();
+    const files = readdirSync(join(dir, 'ledger')).map((f) => join(dir, 'ledger', f));
+    const records = readJournal(files);
+    expect(records.map((r) => r.item.reservationId)).toEqual(['first', ...burst, 'last']);
+    expect(records[0]!.item.log?.content).toBe('模型倍率 0.075，补全倍率 4，分组倍率 1');
+    expect(records[1]!.item.log?.content).toBe('内容'.repeat(120));
+    journal.close();
+  });
+
   it('reads back what was written, torn lines skipped; a clean close leaves no file', () => {
     const dir = dataDir();
     const journal = new LocalJournal(dir, 'node a', 'i2');

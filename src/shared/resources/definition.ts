@@ -179,8 +179,11 @@ export interface FormFieldDef extends FormFieldExtras {
   requiredMessageKey?: string;
   minLength?: number;
   maxLength?: number;
+  /** Bounds: a value outside them gets the field's error (the input never moves it silently). */
   min?: number;
   max?: number;
+  /** The server's own words for a value out of bounds (the schema's `x-messages`, Chinese). */
+  rangeMessages?: { minimum?: string; maximum?: string };
   /** Integer numbers only (number and quota). */
   integer?: boolean;
   options?: OptionSource;

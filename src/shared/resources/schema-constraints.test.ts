@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import channel from '../../../schemas/entities/channel.json';
+import redemption from '../../../schemas/entities/redemption.json';
 import token from '../../../schemas/entities/token.json';
 import { constraintsOf } from './schema-constraints';
 
@@ -9,8 +10,18 @@ describe('constraintsOf', () => {
     // The weight column is a 32-bit integer; the priority's bigint bound (2^53 − 1) is left out.
     expect(constraintsOf(channel, 'weight')).toEqual({ min: 0, max: 2147483647, integer: true, default: 0 });
     expect(constraintsOf(channel, 'name')).toEqual({ maxLength: 191 });
-    expect(constraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1 });
-    expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000 });
+    expect(constraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1, rangeMessages: { minimum: '令牌个数必须大于0', maximum: '一次批量创建的令牌个数不能大于 100' } });
+    expect(constraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000, rangeMessages: { minimum: '额度不能小于 0', maximum: '额度过大' } });
     expect(constraintsOf(token, 'nothing')).toEqual({});
+  });
+
+  it('carries the server\'s own words for a value out of bounds', () => {
+    expect(constraintsOf(redemption, 'count')).toEqual({
+      min: 1,
+      max: 100,
+      integer: true,
+      default: 1,
+      rangeMessages: { minimum: '兑换码个数必须大于0', maximum: '一次兑换码批量生成的个数不能大于 100' },
+    });
   });
 });

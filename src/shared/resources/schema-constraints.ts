@@ -12,13 +12,14 @@ interface PropertySchema {
   minLength?: number;
   maxLength?: number;
   default?: unknown;
+  'x-messages'?: Record<string, string>;
 }
 
 export interface EntitySchema {
   properties: Record<string, PropertySchema>;
 }
 
-export type SchemaConstraints = Pick<FormFieldDef, 'min' | 'max' | 'minLength' | 'maxLength' | 'integer' | 'default'>;
+export type SchemaConstraints = Pick<FormFieldDef, 'min' | 'max' | 'rangeMessages' | 'minLength' | 'maxLength' | 'integer' | 'default'>;
 
 /** The constraints of `field` in `schema`; unknown fields give none. */
 export function constraintsOf(schema: EntitySchema, field: string): SchemaConstraints {
@@ -32,5 +33,7 @@ export function constraintsOf(schema: EntitySchema, field: string): SchemaConstr
   if (p.maxLength !== undefined) out.maxLength = p.maxLength;
   if (types.includes('integer')) out.integer = true;
   if (p.default !== undefined) out.default = p.default;
+  const words = p['x-messages'];
+  if (words?.minimum !== undefined || words?.maximum !== undefined) out.rangeMessages = { minimum: words.minimum, maximum: words.maximum };
   return out;
 }

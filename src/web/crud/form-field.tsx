@@ -12,6 +12,7 @@ import { useOptions } from './use-options';
 import { ExpiryInput } from './widgets/expiry-input';
 import { ModelPicker } from './widgets/model-picker';
 import { WithPresets } from './widgets/with-presets';
+import { currentLanguage } from '../i18n';
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -27,7 +28,7 @@ const INPUTS: Record<FieldKind, (def: FormFieldDef, placeholder: string | undefi
   text: (_def, placeholder) => <Input placeholder={placeholder} autoComplete="off" />,
   password: (_def, placeholder) => <Input.Password placeholder={placeholder} autoComplete="new-password" />,
   number: (def, placeholder) =>
-    def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <InputNumber style={{ width: '100%' }} min={def.min} max={def.max} precision={def.integer ? 0 : undefined} placeholder={placeholder} />,
+    def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <InputNumber style={{ width: '100%' }} placeholder={placeholder} />,
   quota: (def, placeholder) => (def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <QuotaInput adjustDialog={def.adjustDialog} placeholder={placeholder} />),
   select: (def, placeholder) => <OptionSelect def={def} placeholder={placeholder} />,
   switch: () => <Switch />,
@@ -62,6 +63,7 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
       message: t(def.invalidMessageKey ?? 'crud.validation.invalid', { field: label }),
     });
   }
+  if (def.min !== undefined || def.max !== undefined) rules.push(rangeRule(def, label, t));
   if (def.integer) {
     rules.push({
       validator: async (_rule, value: unknown) => {
@@ -71,6 +73,24 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
     });
   }
   return rules;
+}
+
+/**
+ * A number outside the field's bounds is refused with its error, in the server's words where
+ * the schema gives them (Chinese console) — never moved to the nearest bound, which would save
+ * a number nobody typed.
+ */
+function rangeRule(def: FormFieldDef, label: string, t: T): FormRule {
+  return {
+    validator: async (_rule, value: unknown) => {
+      if (value === undefined || value === null || value === '') return;
+      const n = Number(value);
+      if (!Number.isFinite(n)) return;
+      const zh = currentLanguage() === 'zh';
+      if (def.min !== undefined && n < def.min) throw new Error((zh && def.rangeMessages?.minimum) || t('crud.validation.min', { field: label, min: def.min }));
+      if (def.max !== undefined && n > def.max) throw new Error((zh && def.rangeMessages?.maximum) || t('crud.validation.max', { field: label, max: def.max }));
+    },
+  };
 }
 
 /** How the stored value maps to the control: switches with declared values, lists kept as joined text. */

@@ -23,6 +23,20 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, 
 import { join } from 'node:path';
 import type { SettleItem } from './ledger-sql';
 
+const NEWLINE = 0x0a;
+/** The write buffer kept between writes grows at most to this. */
+const MAX_KEPT_BUFFER = 1024 * 1024;
+
+/** Writes `lines` into `out`, one per row; answers the part written. */
+function fill(out: Buffer, lines: readonly string[]): Buffer {
+  let at = 0;
+  for (const line of lines) {
+    at += out.write(line, at);
+    out[at++] = NEWLINE;
+  }
+  return out.subarray(0, at);
+}
+
 /** One line of the journal. */
 export interface JournalRecord {
   /** `f`: a settlement, numbered; `p`: what a running stream delivered so far. */
@@ -90,6 +104,8 @@ export class LocalJournal {
   #segments: Segment[] = [];
   #bytes = 0;
   #buffer: string[] = [];
+  /** Reused by #encode; grows with the largest write seen, up to MAX_KEPT_BUFFER. */
+  #out = Buffer.allocUnsafe(64 * 1024);
   #flushScheduled = false;
   #number = 0;
   /** Running streams' latest progress lines, copied into each new segment. */
@@ -176,9 +192,9 @@ export class LocalJournal {
   flush(): void {
     this.#flushScheduled = false;
     if (this.#buffer.length === 0 || this.#fd === undefined) return;
-    const text = this.#buffer.join('');
+    const lines = this.#buffer;
     this.#buffer = [];
-    this.#bytes += writeSync(this.#fd, text);
+    this.#bytes += writeSync(this.#fd, this.#encode(lines));
     if (this.#bytes >= this.segmentBytes) this.#openSegment();
   }
 
@@ -195,13 +211,29 @@ export class LocalJournal {
   }
 
   #push(line: string): void {
-    this.#buffer.push(line + '\n');
+    this.#buffer.push(line);
     // One write per turn of the event loop, whatever the number of settlements in it: the
     // answer's last byte went out in this turn, so the line is safe well within a millisecond.
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.flush());
     }
+  }
+
+  /**
+   * The lines as UTF-8, one per row, in a buffer kept from one write to the next: no joined
+   * copy of the text and no new buffer per write (a line is a kilobyte or two per request).
+   */
+  #encode(lines: readonly string[]): Buffer {
+    let size = 0;
+    for (const line of lines) size += Buffer.byteLength(line) + 1;
+    // A rare burst larger than the kept buffer's bound gets a buffer of its own.
+    if (this.#out.length < size) {
+      const grown = Buffer.allocUnsafe(Math.max(size, this.#out.length * 2));
+      if (grown.length <= MAX_KEPT_BUFFER) this.#out = grown;
+      return fill(grown, lines);
+    }
+    return fill(this.#out, lines);
   }
 
   #openSegment(): void {

@@ -70,9 +70,6 @@ export function InlineNumberCell({ value, row, column, resource }: InlineNumberC
       size="small"
       style={{ width: 80 }}
       value={draft}
-      min={edit.min}
-      max={edit.max}
-      precision={edit.integer ? 0 : undefined}
       disabled={saving}
       onChange={setDraft}
       onBlur={() => void save()}

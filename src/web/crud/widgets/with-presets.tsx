@@ -27,7 +27,7 @@ export function WithPresets({ def, value, onChange, placeholder, id }: WithPrese
       {def.kind === 'quota' ? (
         <QuotaInput id={id} value={value} onChange={onChange} adjustDialog={def.adjustDialog} placeholder={placeholder} />
       ) : (
-        <InputNumber<number> id={id} style={{ width: '100%' }} value={value} onChange={onChange} min={def.min} max={def.max} precision={def.integer ? 0 : undefined} placeholder={placeholder} />
+        <InputNumber<number> id={id} style={{ width: '100%' }} value={value} onChange={onChange} placeholder={placeholder} />
       )}
       <Space wrap size={[8, 8]}>
         {(def.presets ?? []).map((p) => (

@@ -24,17 +24,14 @@ export function TextWidget({ id, value, disabled, readonly, placeholder, onChang
   );
 }
 
-export function UpDownWidget({ id, value, schema, options, disabled, readonly, placeholder, onChange, onBlur, rawErrors }: SettingsWidgetProps) {
+export function UpDownWidget({ id, value, options, disabled, readonly, placeholder, onChange, onBlur, rawErrors }: SettingsWidgetProps) {
   const { t } = useTranslation();
   const unit = typeof options.unit === 'string' ? options.unit : undefined;
   const input = (
     <InputNumber<number>
       id={id}
       value={blank(value) as number | undefined}
-      min={typeof schema.minimum === 'number' ? schema.minimum : undefined}
-      max={typeof schema.maximum === 'number' ? schema.maximum : undefined}
       step={typeof options.step === 'number' ? options.step : 1}
-      precision={schema.type === 'integer' ? 0 : undefined}
       placeholder={placeholder}
       disabled={disabled || readonly}
       status={rawErrors?.length ? 'error' : undefined}
