@@ -65,6 +65,10 @@ export interface Config {
   streamingTimeoutSeconds: number;
   /** Ask OpenAI-style upstreams for stream usage (`stream_options.include_usage`) even when the client did not. */
   forceStreamOption: boolean;
+  /** Env `COHERE_SAFETY_SETTING`: Cohere's `safety_mode`; NONE sends none. */
+  cohereSafetySetting: string;
+  /** Env `DIFY_DEBUG`: Dify's workflow and node events shown as reasoning text. */
+  difyDebug: boolean;
   /** UPDATE_TASK: the master node follows drawing and music tasks up (gateway reference §12.5). */
   updateTask: boolean;
   /**
@@ -248,6 +252,8 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     relayTimeoutSeconds: int(env, 'RELAY_TIMEOUT', 0),
     streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
     forceStreamOption: bool(env, 'FORCE_STREAM_OPTION', true),
+    cohereSafetySetting: str(env, 'COHERE_SAFETY_SETTING', 'NONE'),
+    difyDebug: bool(env, 'DIFY_DEBUG', true),
     updateTask: bool(env, 'UPDATE_TASK', true),
     nodeName,
     webDistDir: resolve(root, str(env, 'WEB_DIST_DIR', join('dist', 'web'))),

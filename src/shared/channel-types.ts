@@ -4,7 +4,8 @@
  * adaptor family the relay uses, and the default model list offered when a channel is made.
  *
  * Pure data and tiny helpers: the console and the server both import it, so there is no
- * second copy of this table anywhere. Ids 28–30 and 32 do not exist in the reference.
+ * second copy of this table anywhere. Ids 28–30 and 32 do not exist in the reference; id 11
+ * (Google PaLM2) is retired (see `RETIRED_CHANNEL_TYPES`).
  */
 
 /** Which relay adaptor handles a type. `unsupported` types can be stored but not relayed. */
@@ -19,7 +20,6 @@ export type ChannelFamily =
   | 'aws'
   | 'ollama'
   | 'deepseek'
-  | 'palm'
   | 'baidu'
   | 'baidu-v2'
   | 'zhipu'
@@ -137,7 +137,6 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   { id: 8, name: 'Custom', label: '自定义渠道', defaultBaseUrl: '', hasExtraFields: true, form: { baseUrl: true }, family: 'custom', owner: 'custom', defaultModels: OPENAI_MODELS },
   openaiCompatible(9, 'AILS', 'https://api.caipacity.com', { legacy: true }),
   openaiCompatible(10, 'AIProxy', 'https://api.aiproxy.io', { legacy: true }),
-  { id: 11, name: 'Google PaLM2', defaultBaseUrl: '', hasExtraFields: false, family: 'palm', owner: 'google palm', defaultModels: ['PaLM-2'] },
   openaiCompatible(12, 'API2GPT', 'https://api.api2gpt.com', { legacy: true }),
   openaiCompatible(13, 'AIGC2D', 'https://api.aigc2d.com', { legacy: true }),
   { id: 14, name: 'Anthropic Claude', defaultBaseUrl: 'https://api.anthropic.com', hasExtraFields: false, family: 'claude', owner: 'claude', defaultModels: CLAUDE_MODELS },
@@ -182,12 +181,12 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: [...CLAUDE_MODELS.filter((m) => m !== 'claude-2' && !m.endsWith('-thinking')), 'nova-micro-v1:0', 'nova-lite-v1:0', 'nova-pro-v1:0'],
   },
   {
-    id: 34, name: 'Cohere', defaultBaseUrl: 'https://api.cohere.ai', hasExtraFields: false, family: 'cohere', owner: 'cohere',
+    id: 34, name: 'Cohere', defaultBaseUrl: 'https://api.cohere.ai', hasExtraFields: false, form: { key: true }, family: 'cohere', owner: 'cohere',
     defaultModels: ['command', 'command-light', 'command-r', 'command-r-plus', 'command-r-08-2024', 'command-r-plus-08-2024', 'rerank-english-v3.0', 'rerank-multilingual-v3.0'],
   },
   { id: 35, name: 'MiniMax', defaultBaseUrl: 'https://api.minimax.chat', hasExtraFields: false, family: 'minimax', owner: 'minimax', defaultModels: ['abab6.5-chat', 'abab6.5s-chat', 'abab6-chat', 'abab5.5-chat', 'abab5.5s-chat'] },
   { id: 36, name: 'Suno API', defaultBaseUrl: '', hasExtraFields: true, form: { baseUrl: true }, family: 'suno', owner: 'suno', defaultModels: ['suno_music', 'suno_lyrics'] },
-  { id: 37, name: 'Dify', defaultBaseUrl: 'https://api.dify.ai', hasExtraFields: false, family: 'dify', owner: 'dify', defaultModels: ['dify'] },
+  { id: 37, name: 'Dify', defaultBaseUrl: 'https://api.dify.ai', hasExtraFields: false, form: { baseUrl: true, key: true }, family: 'dify', owner: 'dify', defaultModels: ['dify'] },
   { id: 38, name: 'Jina', defaultBaseUrl: 'https://api.jina.ai', hasExtraFields: false, family: 'jina', owner: 'jina', defaultModels: ['jina-clip-v1', 'jina-embeddings-v3', 'jina-reranker-v2-base-multilingual'] },
   {
     id: 39, name: 'Cloudflare Workers AI', label: 'Cloudflare', defaultBaseUrl: 'https://api.cloudflare.com', hasExtraFields: true, form: { other: true }, family: 'cloudflare', owner: 'cloudflare',
@@ -210,7 +209,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: ['open-mistral-7b', 'open-mixtral-8x7b', 'open-mixtral-8x22b', 'mistral-small-latest', 'mistral-medium-latest', 'mistral-large-latest', 'codestral-latest', 'mistral-embed'],
   },
   { id: 43, name: 'DeepSeek', defaultBaseUrl: 'https://api.deepseek.com', hasExtraFields: false, family: 'deepseek', owner: 'deepseek', defaultModels: DEEPSEEK_MODELS },
-  { id: 44, name: 'MokaAI M3E', label: '嵌入模型：MokaAI M3E', defaultBaseUrl: 'https://api.moka.ai', hasExtraFields: false, family: 'mokaai', owner: 'mokaai', defaultModels: ['m3e-large', 'm3e-base', 'm3e-small'] },
+  { id: 44, name: 'MokaAI M3E', label: '嵌入模型：MokaAI M3E', defaultBaseUrl: 'https://api.moka.ai', hasExtraFields: false, form: { key: true }, family: 'mokaai', owner: 'mokaai', defaultModels: ['m3e-large', 'm3e-base', 'm3e-small'] },
   {
     id: 45, name: 'VolcEngine Ark', label: '字节火山方舟、豆包、DeepSeek通用', defaultBaseUrl: 'https://ark.cn-beijing.volces.com', hasExtraFields: true, form: { baseUrl: true }, family: 'volcengine', owner: 'volcengine',
     defaultModels: ['Doubao-pro-128k', 'Doubao-pro-32k', 'Doubao-pro-4k', 'Doubao-lite-128k', 'Doubao-lite-32k', 'Doubao-lite-4k', 'Doubao-embedding', 'deepseek-r1', 'deepseek-v3'],
@@ -224,6 +223,16 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
 ];
 
 const BY_ID = new Map(CHANNEL_TYPES.map((t) => [t.id, t]));
+
+/**
+ * Type ids taken out of the table because their upstream no longer exists, with the console
+ * name their stored channels still show. They cannot be created and are never relayed (not
+ * even by the OpenAI fallback of unknown ids: their keys mean nothing to OpenAI).
+ */
+export const RETIRED_CHANNEL_TYPES: ReadonlyMap<number, Pick<ChannelType, 'name' | 'label'>> = new Map([
+  // Google shut the PaLM API down in 2024; Gemini (type 24) replaces it.
+  [11, { name: 'Google PaLM2 (retired)', label: 'Google PaLM2（已下线）' }],
+]);
 
 /** The type with this id, or undefined for ids the reference does not have. */
 export function channelTypeById(id: number): ChannelType | undefined {
@@ -242,6 +251,7 @@ export function effectiveBaseUrl(type: number, baseUrl: string | null | undefine
 
 /** Unlisted ids fall back to the OpenAI family, as in the reference. */
 export function channelFamily(type: number): ChannelFamily {
+  if (RETIRED_CHANNEL_TYPES.has(type)) return 'unsupported';
   return BY_ID.get(type)?.family ?? 'openai';
 }
 

@@ -231,6 +231,19 @@ describeEachDialect('channels', (dialect) => {
     expect(await search('group=null&keyword=lit%25')).toEqual([pct]);
   });
 
+  it('keeps a stored channel of the retired type 11 (PaLM2) readable and editable, but makes no new one', async () => {
+    const [id] = await create({ name: 'old-palm', models: 'PaLM-2' });
+    await s.app.ctx.db.updateTable('channels').set({ type: 11 }).where('id', '=', id!).execute();
+    const one = await root.get(`/api/channel/${id}`);
+    expect(one.body).toMatchObject({ success: true, data: { id, type: 11, name: 'old-palm' } });
+    expect((await root.put('/api/channel/', { id, status: 2 })).body).toMatchObject({ success: true, data: { type: 11, status: 2 } });
+    expect((await root.put('/api/channel/', { id, type: 24, key: 'gm-key' })).body).toMatchObject({ success: true, data: { type: 24 } });
+    const refused = await root.post('/api/channel/', channelBody({ type: 11 }));
+    expect(refused.body.success).toBe(false);
+    expect(refused.body.message).toMatch(/^无效的参数/);
+    await expectIndexInStep();
+  });
+
   it('updates whole and partially, keeping abilities in step and the key unless a new one is sent', async () => {
     const [id] = await create({ name: 'upd', key: 'sk-upd', models: 'a-1,a-2', group: 'default' });
     const whole = await root.put('/api/channel/', { id, name: 'upd-2', key: '', models: 'b-1', groups: ['vip', 'svip'], tag: 'upd-tag', priority: 4, weight: 2, base_url: 'http://x.test//' });

@@ -101,6 +101,24 @@ test('the type table drives the form: AWS asks for AK|SK|region, Vertex AI for i
   await expect(drawer(page).getByPlaceholder(/aiplatform\.googleapis\.com/)).toBeVisible();
 });
 
+test('Dify asks for its API address and the app key; Cohere and MokaAI for their keys; PaLM2 is no longer offered', async ({ page }) => {
+  await signInRoot(page);
+  await page.goto('/channel/add');
+  await drawer(page).getByLabel('类型').fill('PaLM');
+  await expect(page.locator('.ant-select-dropdown:visible').getByText('Google PaLM2')).toHaveCount(0);
+  const chooseType = async (name: string) => {
+    await drawer(page).getByLabel('类型').fill(name);
+    await page.locator('.ant-select-dropdown:visible').getByText(name, { exact: true }).click();
+  };
+  await chooseType('Dify');
+  await expect(drawer(page).getByLabel('Dify API 地址')).toBeVisible();
+  await expect(drawer(page).getByPlaceholder(/Dify 应用的 API 密钥/)).toBeVisible();
+  await chooseType('Cohere');
+  await expect(drawer(page).getByPlaceholder('Cohere API 密钥，一行一个')).toBeVisible();
+  await chooseType('嵌入模型：MokaAI M3E');
+  await expect(drawer(page).getByPlaceholder('MokaAI API 密钥，一行一个')).toBeVisible();
+});
+
 test('priority is edited in the row, and a channel is tested', async ({ page }) => {
   await signInRoot(page);
   await page.goto('/channel');

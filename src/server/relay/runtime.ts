@@ -73,6 +73,8 @@ export class RelayRuntime {
         azureDefaultApiVersion: this.ctx.config.azureDefaultApiVersion,
         geminiMaxImagesPerMessage: this.ctx.config.geminiVisionMaxImageNum,
         forceStreamUsage: this.ctx.config.forceStreamOption,
+        cohereSafetyMode: this.ctx.config.cohereSafetySetting,
+        difyDebug: this.ctx.config.difyDebug,
       };
     }
     return this.#providerOptions;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_TYPES, channelFamily } from '../../../src/shared/channel-types';
+import { CHANNEL_TYPES, RETIRED_CHANNEL_TYPES, channelFamily, channelTypeById, isKnownChannelType } from '../../../src/shared/channel-types';
 import { channelTypeSupports, providerFor, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
 /** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
-const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'baidu', 'zhipu', 'xunfei', 'tencent', 'cohere', 'dify', 'mokaai', 'unsupported'];
+const UNSUPPORTED = ['midjourney', 'suno', 'baidu', 'zhipu', 'xunfei', 'tencent', 'unsupported'];
 
 describe('provider registry', () => {
   it('has a provider for every relayable family and none for the others', () => {
@@ -33,6 +33,19 @@ describe('provider registry', () => {
     expect(channelTypeSupports(41, 'gemini')).toBe(true);
     expect(channelTypeSupports(41, 'embeddings')).toBe(false);
     expect(providerForFamily('vertex')?.id).toBe('vertex');
+    expect(channelTypeSupports(34, 'chat') && channelTypeSupports(34, 'embeddings') && channelTypeSupports(34, 'rerank')).toBe(true);
+    expect(channelTypeSupports(37, 'chat')).toBe(true);
+    expect(channelTypeSupports(37, 'embeddings')).toBe(false);
+    expect(channelTypeSupports(44, 'embeddings')).toBe(true);
+    expect(channelTypeSupports(44, 'chat')).toBe(false);
+  });
+
+  it('relays no retired type (PaLM2), not even by the OpenAI fallback, and offers none', () => {
+    expect(channelTypeById(11)).toBeUndefined();
+    expect(isKnownChannelType(11)).toBe(false);
+    expect(RETIRED_CHANNEL_TYPES.get(11)?.name).toContain('PaLM2');
+    expect(channelFamily(11)).toBe('unsupported');
+    expect(providerForChannelType(11)).toBeUndefined();
   });
 
   it('narrows a family to the wire format of the upstream model (Bedrock, Vertex)', () => {

@@ -4,6 +4,7 @@
  * (speech) or read whole and converted. Throws a RelayError while nothing was sent to the
  * client (the retry loop decides); answers the outcome once the client got an answer.
  */
+import { embeddingsInBase64 } from '../providers/common/embedding-encoding';
 import { headerList, type RelayReply } from './exchange';
 import { channelFamily } from '../../../shared/channel-types';
 import { claudeMessageFromOpenAI, ClaudeStreamFromOpenAI, openaiRequestFromClaude } from '../formats/claude-openai';
@@ -233,6 +234,8 @@ async function relayWhole(
   const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
   if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
   else if (input.gemini) body = input.gemini.whole(parsed.body, usage);
+  // Converted upstreams answer floats; the client may have asked for base64 (the openai SDK's default).
+  if (input.mode === 'embeddings' && call.body.encoding_format === 'base64') body = embeddingsInBase64(body);
   const extra = usageExtras(call, json, parsed);
   const { payload, type } = replyPayload(body, json, text, isJson, contentType);
   sendWhole(reply, type, payload);

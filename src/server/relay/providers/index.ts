@@ -6,9 +6,12 @@ import { type ChannelFamily, channelFamily } from '../../../shared/channel-types
 import { azureProvider } from './azure';
 import { bedrockProvider } from './bedrock';
 import { claudeProvider } from './claude';
+import { cohereProvider } from './cohere';
 import { customProvider } from './custom';
 import { deepseekProvider } from './deepseek';
+import { difyProvider } from './dify';
 import { geminiProvider } from './gemini';
+import { mokaaiProvider } from './mokaai';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
 import { vertexProvider } from './vertex';
@@ -50,6 +53,9 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   'zhipu-4v': zhipu4vProvider,
   jina: jinaProvider,
   cloudflare: cloudflareProvider,
+  cohere: cohereProvider,
+  dify: difyProvider,
+  mokaai: mokaaiProvider,
 };
 
 export function providerForFamily(family: ChannelFamily): Provider | undefined {

@@ -59,6 +59,10 @@ export interface ProviderOptions {
   geminiMaxImagesPerMessage?: number;
   /** Env `FORCE_STREAM_OPTION`: ask streaming upstreams for a usage chunk (default true). */
   forceStreamUsage?: boolean;
+  /** Env `COHERE_SAFETY_SETTING`: sent as Cohere's `safety_mode` unless NONE (the default). */
+  cohereSafetyMode?: string;
+  /** Env `DIFY_DEBUG` (default true): Dify's workflow and node events as reasoning text. */
+  difyDebug?: boolean;
 }
 
 /** The chosen channel as a provider sees it. */

@@ -4,7 +4,7 @@
  * column declaration and the row; colours and thresholds come from the declaration.
  */
 import { Image, Progress, Space, Tag, Tooltip, Typography } from 'antd';
-import { channelTypeById } from '../../../shared/channel-types';
+import { channelTypeById, RETIRED_CHANNEL_TYPES } from '../../../shared/channel-types';
 import type { ColumnDef, EnumValue } from '../../../shared/resources/definition';
 import { currentLanguage } from '../../i18n';
 import { matches } from '../conditions';
@@ -44,9 +44,12 @@ export function ResponseTimeCell({ value, row, ctx: { t } }: CellProps) {
 }
 
 export function ChannelTypeCell({ value }: CellProps) {
-  const type = channelTypeById(Number(value));
+  const id = Number(value);
+  const type = channelTypeById(id) ?? RETIRED_CHANNEL_TYPES.get(id);
   if (!type) return <Tag>{String(value ?? '-')}</Tag>;
-  return <Tag color={colorOfType(type.id)}>{currentLanguage() === 'zh' ? (type.label ?? type.name) : type.name}</Tag>;
+  const name = currentLanguage() === 'zh' ? (type.label ?? type.name) : type.name;
+  // Retired types are grey: their channels are kept but never relayed.
+  return <Tag color={RETIRED_CHANNEL_TYPES.has(id) ? undefined : colorOfType(id)}>{name}</Tag>;
 }
 
 function colorOfType(id: number): string {
