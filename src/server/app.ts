@@ -32,10 +32,14 @@ import { startRelay } from './relay/runtime';
 import { startChannelChecks } from './services/channels/channel-schedule';
 import { badUrlReply, registerRelay } from './relay/routes';
 import { directRelay, type DirectHandler } from './relay/direct';
+import { Readiness } from './health/readiness';
+import { registerHealth } from './health/health.routes';
 
 export interface App {
   server: FastifyInstance;
   ctx: AppContext;
+  /** /readyz answers 503 from now on; everything else is still served (the first step of a drain). */
+  startDraining(): void;
   close(): Promise<void>;
 }
 
@@ -189,6 +193,10 @@ export async function buildApp(config: Config): Promise<App> {
   // Scheduled channel tests and balance refreshes (master process only), over the relay's pools.
   const channelChecks = startChannelChecks(ctx, server.log);
 
+  // Probes: outside /api, so no session, rate limit or console headers stand in their way.
+  const readiness = new Readiness(ctx.db, ctx.dialect);
+  await server.register(async (probes) => registerHealth(probes, readiness));
+
   // Its own scope, so its security headers stay off the relay's routes.
   await server.register(async (web) => registerConsole(web, ctx));
 
@@ -196,9 +204,11 @@ export async function buildApp(config: Config): Promise<App> {
   return {
     server,
     ctx,
+    startDraining: () => readiness.startDraining(),
     async close() {
       if (closed) return;
       closed = true;
+      readiness.startDraining();
       // The direct path knows nothing of closing: from now on every request goes to Fastify,
       // which answers it 503 with `Connection: close`, so clients on keep-alive connections let
       // go and the drain ends (else a busy client kept its connection, and the stop waited for
