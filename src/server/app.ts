@@ -9,7 +9,7 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import helmet from '@fastify/helmet';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, parseDsn, type Db } from './db/connect';
@@ -38,6 +38,8 @@ import { registerHealth } from './health/health.routes';
 export interface App {
   server: FastifyInstance;
   ctx: AppContext;
+  /** Every route this server registered (the OpenAPI test checks each /api one has a schema). */
+  routes: RouteOptions[];
   /** /readyz answers 503 from now on; everything else is still served (the first step of a drain). */
   startDraining(): void;
   close(): Promise<void>;
@@ -165,6 +167,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   startLog.warn = (message) => server.log.warn(message);
   startLog.info = (message) => server.log.info(message);
+  const routes: RouteOptions[] = [];
+  server.addHook('onRoute', (route) => void routes.push(route));
 
   await server.register(
     async (api) => {
@@ -204,6 +208,7 @@ export async function buildApp(config: Config): Promise<App> {
   return {
     server,
     ctx,
+    routes,
     startDraining: () => readiness.startDraining(),
     async close() {
       if (closed) return;

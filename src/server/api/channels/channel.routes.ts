@@ -28,6 +28,7 @@ import {
 } from '../../services/channels/channel.service';
 import type { RouteDeps } from '../deps';
 import { parseIdParam } from '../params';
+import { checkedBody, ID_PARAMS, NO_INPUT, pageQueryWith } from '../route-schemas';
 import { registerChannelHealthRoutes } from './channel-health.routes';
 
 /** `created` of the catalogue's model objects, as the reference answers it. */
@@ -47,55 +48,55 @@ export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
 
     const admin = { preHandler: guards.admin };
 
-    app.get('/models', { preHandler: guards.user }, async () => ok(defaultModelsByType()));
+    app.get('/models', { preHandler: guards.user, schema: NO_INPUT }, async () => ok(defaultModelsByType()));
 
     registerChannelHealthRoutes(app, { ctx, guards });
 
-    app.get<{ Querystring: ListQuery }>('/channel/', admin, async (request) => ok(await listChannels(ctx, request.query)));
+    app.get<{ Querystring: ListQuery }>('/channel/', { ...admin, schema: pageQueryWith('id_sort', 'tag_mode') }, async (request) => ok(await listChannels(ctx, request.query)));
 
-    app.get<{ Querystring: SearchQuery }>('/channel/search', admin, async (request) => {
+    app.get<{ Querystring: SearchQuery }>('/channel/search', { ...admin, schema: pageQueryWith('id_sort', 'tag_mode', 'keyword', 'group', 'model') }, async (request) => {
       const { keyword, group, model } = request.query;
       return ok(await listChannels(ctx, request.query, { keyword, group, model }));
     });
 
-    app.get('/channel/models', admin, async () =>
+    app.get('/channel/models', { ...admin, schema: NO_INPUT }, async () =>
       ok(modelCatalogue().map((m) => ({ id: m.id, object: 'model', created: CATALOGUE_CREATED, owned_by: m.owned_by }))),
     );
 
-    app.get('/channel/models_enabled', admin, async () => ok(await enabledModels(ctx)));
+    app.get('/channel/models_enabled', { ...admin, schema: NO_INPUT }, async () => ok(await enabledModels(ctx)));
 
-    app.get<{ Params: { id: string } }>('/channel/fetch_models/:id', admin, async (request) =>
+    app.get<{ Params: { id: string } }>('/channel/fetch_models/:id', { ...admin, schema: ID_PARAMS }, async (request) =>
       ok(await fetchChannelModels(ctx, parseIdParam(request.params.id))),
     );
 
-    app.post('/channel/fetch_models', admin, async (request) => ok(await fetchModelsFor(ctx, check.fetchModels(request.body))));
+    app.post('/channel/fetch_models', { ...admin, ...checkedBody(check.fetchModels) }, async (request) => ok(await fetchModelsFor(ctx, check.fetchModels(request.body))));
 
-    app.get<{ Params: { id: string } }>('/channel/:id', admin, async (request) => ok(await getChannel(ctx, parseIdParam(request.params.id))));
+    app.get<{ Params: { id: string } }>('/channel/:id', { ...admin, schema: ID_PARAMS }, async (request) => ok(await getChannel(ctx, parseIdParam(request.params.id))));
 
-    app.post('/channel/', admin, async (request) => ok({ ids: await createChannels(ctx, check.create(request.body)) }));
+    app.post('/channel/', { ...admin, ...checkedBody(check.create) }, async (request) => ok({ ids: await createChannels(ctx, check.create(request.body)) }));
 
-    app.put('/channel/', admin, async (request) => ok(await updateChannel(ctx, check.update(request.body))));
+    app.put('/channel/', { ...admin, ...checkedBody(check.update) }, async (request) => ok(await updateChannel(ctx, check.update(request.body))));
 
-    app.delete('/channel/disabled', admin, async () => ok(await deleteDisabledChannels(ctx)));
+    app.delete('/channel/disabled', { ...admin, schema: NO_INPUT }, async () => ok(await deleteDisabledChannels(ctx)));
 
-    app.delete<{ Params: { id: string } }>('/channel/:id', admin, async (request) => {
+    app.delete<{ Params: { id: string } }>('/channel/:id', { ...admin, schema: ID_PARAMS }, async (request) => {
       await deleteChannel(ctx, parseIdParam(request.params.id));
       return ok();
     });
 
-    app.post('/channel/batch', admin, async (request) => ok(await deleteChannelsByIds(ctx, check.ids(request.body).ids)));
+    app.post('/channel/batch', { ...admin, ...checkedBody(check.ids) }, async (request) => ok(await deleteChannelsByIds(ctx, check.ids(request.body).ids)));
 
-    app.post('/channel/batch/tag', admin, async (request) => {
+    app.post('/channel/batch/tag', { ...admin, ...checkedBody(check.batchTag) }, async (request) => {
       const { ids, tag } = check.batchTag(request.body);
       return ok(await tagChannels(ctx, ids, tag));
     });
 
-    app.post('/channel/fix', admin, async () => ok(await fixAbilities(ctx)));
+    app.post('/channel/fix', { ...admin, schema: NO_INPUT }, async () => ok(await fixAbilities(ctx)));
 
-    app.put('/channel/tag', admin, async (request) => ok(await editTag(ctx, check.tagEdit(request.body))));
+    app.put('/channel/tag', { ...admin, ...checkedBody(check.tagEdit) }, async (request) => ok(await editTag(ctx, check.tagEdit(request.body))));
 
-    app.post('/channel/tag/enabled', admin, async (request) => ok(await setTagStatus(ctx, check.tag(request.body).tag, CHANNEL_STATUS.enabled)));
+    app.post('/channel/tag/enabled', { ...admin, ...checkedBody(check.tag) }, async (request) => ok(await setTagStatus(ctx, check.tag(request.body).tag, CHANNEL_STATUS.enabled)));
 
-    app.post('/channel/tag/disabled', admin, async (request) => ok(await setTagStatus(ctx, check.tag(request.body).tag, CHANNEL_STATUS.disabled)));
+    app.post('/channel/tag/disabled', { ...admin, ...checkedBody(check.tag) }, async (request) => ok(await setTagStatus(ctx, check.tag(request.body).tag, CHANNEL_STATUS.disabled)));
   };
 }

@@ -8,6 +8,7 @@ import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
 import { AppError, MSG } from '../../errors';
 import type { RouteDeps } from '../deps';
+import { NO_INPUT } from '../route-schemas';
 
 const optionBody = {
   type: 'object',
@@ -20,8 +21,8 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     // Secrets are left out of the list (see OptionsService.list); the console reads whether
     // each one is set here.
-    app.get('/option/', { preHandler: guards.admin }, async () => ok(ctx.options.list()));
-    app.get('/option/secrets', { preHandler: guards.admin }, async () => ok(ctx.options.secretStatus()));
+    app.get('/option/', { preHandler: guards.admin, schema: NO_INPUT }, async () => ok(ctx.options.list()));
+    app.get('/option/secrets', { preHandler: guards.admin, schema: NO_INPUT }, async () => ok(ctx.options.secretStatus()));
 
     app.put<{ Body: { key: string; value?: unknown } }>('/option/', { preHandler: guards.admin, schema: { body: optionBody } }, async (request) => {
       // No value (or null) is the empty text, as the reference's JSON binder reads it, except
@@ -34,7 +35,7 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok();
     });
 
-    app.post('/option/rest_model_ratio', { preHandler: guards.admin }, async (request) => {
+    app.post('/option/rest_model_ratio', { preHandler: guards.admin, schema: NO_INPUT }, async (request) => {
       // The built-in table is the schema's default for the key (schemas/options).
       await ctx.options.reset('ModelRatio', authOf(request).role);
       return ok(undefined, '重置模型倍率成功');

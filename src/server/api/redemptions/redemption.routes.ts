@@ -19,6 +19,7 @@ import {
 } from '../../services/redemptions/redemption.service';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
+import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   const schema = loadEntitySchema(ctx.config.schemasDir, 'redemption');
@@ -34,17 +35,17 @@ export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync
   return async (app) => {
     app.addHook('preHandler', guards.admin);
 
-    app.get('/redemption/', async (request) => ok(await listRedemptionPage(ctx, '', parsePageRequest(request.query as object))));
+    app.get('/redemption/', { schema: PAGE_QUERY }, async (request) => ok(await listRedemptionPage(ctx, '', parsePageRequest(request.query as object))));
 
-    app.get('/redemption/search', async (request) =>
+    app.get('/redemption/search', { schema: pageQueryWith('keyword') }, async (request) =>
       ok(await listRedemptionPage(ctx, queryText(request.query, 'keyword'), parsePageRequest(request.query as object))),
     );
 
-    app.get<{ Params: { id: string } }>('/redemption/:id', async (request) => ok(await getRedemption(ctx, parseIdParam(request.params.id))));
+    app.get<{ Params: { id: string } }>('/redemption/:id', { schema: ID_PARAMS }, async (request) => ok(await getRedemption(ctx, parseIdParam(request.params.id))));
 
-    app.post('/redemption/', async (request) => ok(await createRedemptions(ctx, authOf(request).id, createBody(request.body))));
+    app.post('/redemption/', checkedBody(createBody), async (request) => ok(await createRedemptions(ctx, authOf(request).id, createBody(request.body))));
 
-    app.put('/redemption/', async (request) => {
+    app.put('/redemption/', checkedBody([updateBody, statusBody], { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } }), async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
         return ok(await setRedemptionStatus(ctx, body.id, body.status));
@@ -53,7 +54,7 @@ export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync
       return ok(await updateRedemption(ctx, id, fields));
     });
 
-    app.delete<{ Params: { id: string } }>('/redemption/:id', async (request) => {
+    app.delete<{ Params: { id: string } }>('/redemption/:id', { schema: ID_PARAMS }, async (request) => {
       await deleteRedemption(ctx, parseIdParam(request.params.id));
       return ok();
     });

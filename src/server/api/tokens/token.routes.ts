@@ -20,6 +20,7 @@ import {
 } from '../../services/tokens/token.service';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
+import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   const schema = loadEntitySchema(ctx.config.schemasDir, 'token');
@@ -39,18 +40,18 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return { id: auth.id, group: auth.group };
     };
 
-    app.get('/token/', async (request) => ok(await listTokens(ctx, owner(request), {}, parsePageRequest(request.query as object))));
+    app.get('/token/', { schema: PAGE_QUERY }, async (request) => ok(await listTokens(ctx, owner(request), {}, parsePageRequest(request.query as object))));
 
-    app.get('/token/search', async (request) => {
+    app.get('/token/search', { schema: pageQueryWith('keyword', 'token') }, async (request) => {
       const filter = tokenSearchFilter(queryText(request.query, 'keyword'), queryText(request.query, 'token'));
       return ok(await listTokens(ctx, owner(request), filter, parsePageRequest(request.query as object)));
     });
 
-    app.get<{ Params: { id: string } }>('/token/:id', async (request) => ok(await getToken(ctx, owner(request), parseIdParam(request.params.id))));
+    app.get<{ Params: { id: string } }>('/token/:id', { schema: ID_PARAMS }, async (request) => ok(await getToken(ctx, owner(request), parseIdParam(request.params.id))));
 
-    app.post('/token/', async (request) => ok(await createTokens(ctx, owner(request), createBody(request.body))));
+    app.post('/token/', checkedBody(createBody), async (request) => ok(await createTokens(ctx, owner(request), createBody(request.body))));
 
-    app.put('/token/', async (request) => {
+    app.put('/token/', checkedBody([updateBody, statusBody], { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } }), async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
         return ok(await setTokenStatus(ctx, owner(request), body.id, body.status));
@@ -59,7 +60,7 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok(await updateToken(ctx, owner(request), id, fields));
     });
 
-    app.delete<{ Params: { id: string } }>('/token/:id', async (request) => {
+    app.delete<{ Params: { id: string } }>('/token/:id', { schema: ID_PARAMS }, async (request) => {
       await deleteToken(ctx, owner(request), parseIdParam(request.params.id));
       return ok();
     });

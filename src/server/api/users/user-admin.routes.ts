@@ -21,6 +21,7 @@ import { groupNames } from '../../services/users/user-groups.service';
 import type { ManageAction } from '../../services/users/user.rules';
 import type { RouteDeps } from '../deps';
 import { createUserBody, manageUserBody, updateUserBody } from './user.schemas';
+import { ID_PARAMS, NO_INPUT, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 interface PageQuery {
   p?: string;
@@ -37,17 +38,17 @@ export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync 
   return async (app) => {
     app.addHook('preHandler', guards.admin);
 
-    app.get<{ Querystring: PageQuery }>('/user/', async (request) => {
+    app.get<{ Querystring: PageQuery }>('/user/', { schema: PAGE_QUERY }, async (request) => {
       return ok(await listUsersPage(ctx, {}, parsePageRequest(request.query)));
     });
 
-    app.get<{ Querystring: PageQuery & { keyword?: string; group?: string } }>('/user/search', async (request) => {
+    app.get<{ Querystring: PageQuery & { keyword?: string; group?: string } }>('/user/search', { schema: pageQueryWith('keyword', 'group') }, async (request) => {
       const { keyword, group } = request.query;
       const filter = { keyword: typeof keyword === 'string' ? keyword : '', group: typeof group === 'string' ? group : '' };
       return ok(await listUsersPage(ctx, filter, parsePageRequest(request.query)));
     });
 
-    app.get<{ Params: { id: string } }>('/user/:id', async (request) => {
+    app.get<{ Params: { id: string } }>('/user/:id', { schema: ID_PARAMS }, async (request) => {
       return ok(await getUserForAdmin(ctx, authOf(request), pathId(request.params.id)));
     });
 
@@ -63,11 +64,11 @@ export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync 
       return ok(await manageUser(ctx, authOf(request), request.body.id, request.body.action));
     });
 
-    app.delete<{ Params: { id: string } }>('/user/:id', async (request) => {
+    app.delete<{ Params: { id: string } }>('/user/:id', { schema: ID_PARAMS }, async (request) => {
       await hardDeleteUserByAdmin(ctx, authOf(request), pathId(request.params.id));
       return ok();
     });
 
-    app.get('/group/', async () => ok(groupNames(ctx)));
+    app.get('/group/', { schema: NO_INPUT }, async () => ok(groupNames(ctx)));
   };
 }
