@@ -5,15 +5,15 @@
  * to a temp dir), serves /healthz and passes the image's HEALTHCHECK command; the compose file
  * wires the several-nodes setup of the README. (No Docker daemon in the test environment.)
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DockerfileParser, type Instruction, type JSONInstruction } from 'dockerfile-ast';
 import { validate } from 'dockerfile-utils';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '../helpers/ports';
+import { exitOf, processSandbox } from '../helpers/server-process';
 
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
 const dockerfile = DockerfileParser.parse(dockerfileText);
@@ -68,12 +68,7 @@ describe('Dockerfile', () => {
 });
 
 describe('the image start command', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-image-'));
-  let child: ChildProcess | undefined;
-  afterAll(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { dataDir, track } = processSandbox('switchyard-image-');
 
   it('serves /healthz and passes the HEALTHCHECK, then stops on SIGTERM', async () => {
     // The image's server bundle (the build stage runs the same script as part of `npm run build`).
@@ -90,8 +85,7 @@ describe('the image start command', () => {
       PORT: String(port),
       DRAIN_DELAY: '0',
     };
-    child = spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: 'ignore' });
-    const running = child;
+    const running = track(spawn(process.execPath, args, { cwd: process.cwd(), env, stdio: 'ignore' }));
     const deadline = Date.now() + 60_000;
     let healthy = false;
     while (!healthy && Date.now() < deadline && running.exitCode === null) {
@@ -109,8 +103,7 @@ describe('the image start command', () => {
     expect(spawnSync(process.execPath, probeArgs, { env: { PATH: env.PATH, PORT: String(otherPort) }, timeout: 10_000 }).status).toBe(1);
 
     running.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => (running.exitCode !== null ? resolve(running.exitCode) : running.once('exit', resolve)));
-    expect(code).toBe(0);
+    expect(await exitOf(running)).toBe(0);
   }, 120_000);
 });
 

@@ -3,7 +3,7 @@
  * is cut (behind the test's own TCP proxy), when migrations are missing, and from the moment
  * a real server process gets SIGTERM, while the requests it already has still finish.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/dial
 import { freePort } from '../helpers/ports';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { exitOf, processSandbox } from '../helpers/server-process';
 
 async function probe(url: string): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
@@ -118,30 +119,19 @@ for (const dialect of DIALECTS.filter((d) => d.name !== 'sqlite')) {
   });
 }
 
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
-
 describe('drain on SIGTERM', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-drain-'));
-  let child: ChildProcess | undefined;
-  afterAll(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { dataDir, track } = processSandbox('switchyard-drain-');
 
   it('reports not ready first, finishes the request in flight, then exits 0', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-      cwd: process.cwd(),
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SQLITE_PATH: join(dataDir, 'switchyard.db'), DRAIN_DELAY: '2' },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
-    const running = child;
+    const running = track(
+      spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+        cwd: process.cwd(),
+        env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SQLITE_PATH: join(dataDir, 'switchyard.db'), DRAIN_DELAY: '2' },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      }),
+    );
     // Generous: tsx compiles the server on start, slow on a loaded machine.
     await until('the server to be ready', async () => running.exitCode === null && (await probe(`${url}/readyz`)).status === 200, 90_000);
 

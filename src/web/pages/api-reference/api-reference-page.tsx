@@ -41,7 +41,15 @@ function FieldTable({ rows }: { rows: FieldRow[] }) {
       rowKey={(row) => `${row.in}:${row.name}`}
       dataSource={rows}
       columns={[
-        { title: t('apiReference.field'), dataIndex: 'name', render: (name: string, row) => <Typography.Text code>{row.required ? `${name} *` : name}</Typography.Text> },
+        {
+          title: t('apiReference.field'),
+          dataIndex: 'name',
+          render: (name: string, row) => (
+            <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+              {row.required ? `${name} *` : name}
+            </Typography.Text>
+          ),
+        },
         { title: t('apiReference.in'), dataIndex: 'in' },
         { title: t('apiReference.type'), dataIndex: 'type' },
         { title: t('apiReference.constraints'), dataIndex: 'constraints' },
