@@ -68,6 +68,10 @@ describe('readiness of a database without its migrations', () => {
     try {
       const readiness = new Readiness(database.db, database.dialect);
       expect(await readiness.check()).toEqual({ ready: false, database: 'ok', migrations: 'pending', draining: false });
+      // Concurrent probes share one check.
+      const [a, b] = [readiness.check(), readiness.check()];
+      expect(a).toBe(b);
+      await a;
       await migrateToLatest(database.db, database.dialect);
       expect(await readiness.check()).toEqual({ ready: true, database: 'ok', migrations: 'done', draining: false });
     } finally {

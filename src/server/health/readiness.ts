@@ -21,6 +21,7 @@ export interface ReadinessReport {
 export class Readiness {
   private draining = false;
   private migrationsDone = false;
+  private running: Promise<ReadinessReport> | undefined;
 
   constructor(
     private readonly db: Kysely<any>,
@@ -32,7 +33,18 @@ export class Readiness {
     this.draining = true;
   }
 
-  async check(): Promise<ReadinessReport> {
+  /**
+   * Probes are unauthenticated and not rate limited: concurrent ones share the check under
+   * way, so a flood of them costs the database one query at a time.
+   */
+  check(): Promise<ReadinessReport> {
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<ReadinessReport> {
     const database = await this.ping();
     const migrations = database === 'ok' ? await this.migrations() : 'unknown';
     const draining = this.draining;
