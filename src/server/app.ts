@@ -9,7 +9,7 @@ import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import helmet from '@fastify/helmet';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, parseDsn, type Db } from './db/connect';
@@ -34,10 +34,16 @@ import { startChannelChecks } from './services/channels/channel-schedule';
 import { badUrlReply, registerRelay } from './relay/routes';
 import { directRelay, type DirectHandler } from './relay/direct';
 import { attachRealtime } from './relay/realtime/server';
+import { Readiness } from './health/readiness';
+import { registerHealth } from './health/health.routes';
 
 export interface App {
   server: FastifyInstance;
   ctx: AppContext;
+  /** Every route this server registered (the OpenAPI test checks each /api one has a schema). */
+  routes: RouteOptions[];
+  /** /readyz answers 503 from now on; everything else is still served (the first step of a drain). */
+  startDraining(): void;
   close(): Promise<void>;
 }
 
@@ -164,6 +170,8 @@ export async function buildApp(config: Config): Promise<App> {
 
   startLog.warn = (message) => server.log.warn(message);
   startLog.info = (message) => server.log.info(message);
+  const routes: RouteOptions[] = [];
+  server.addHook('onRoute', (route) => void routes.push(route));
 
   await server.register(
     async (api) => {
@@ -194,6 +202,10 @@ export async function buildApp(config: Config): Promise<App> {
   // Scheduled channel tests and balance refreshes (master process only), over the relay's pools.
   const channelChecks = startChannelChecks(ctx, server.log);
 
+  // Probes: outside /api, so no session, rate limit or console headers stand in their way.
+  const readiness = new Readiness(ctx.db, ctx.dialect);
+  await server.register(async (probes) => registerHealth(probes, readiness));
+
   // Its own scope, so its security headers stay off the relay's routes.
   await server.register(async (web) => registerConsole(web, ctx));
 
@@ -201,9 +213,12 @@ export async function buildApp(config: Config): Promise<App> {
   return {
     server,
     ctx,
+    routes,
+    startDraining: () => readiness.startDraining(),
     async close() {
       if (closed) return;
       closed = true;
+      readiness.startDraining();
       // The direct path knows nothing of closing: from now on every request goes to Fastify,
       // which answers it 503 with `Connection: close`, so clients on keep-alive connections let
       // go and the drain ends (else a busy client kept its connection, and the stop waited for

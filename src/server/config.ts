@@ -116,6 +116,11 @@ export interface Config {
   channelTestFrequencyMinutes: number;
   /** CHANNEL_UPDATE_FREQUENCY: minutes between automatic balance refreshes (master process; 0 = off). */
   channelUpdateFrequencyMinutes: number;
+  /**
+   * DRAIN_DELAY: seconds between SIGTERM and closing the listener, while /readyz already
+   * answers 503 and requests are still served, so load balancers stop sending new ones first.
+   */
+  drainDelaySeconds: number;
   debug: boolean;
   version: string;
 }
@@ -271,6 +276,7 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     tokenUrlPrivateAddressEnabled: bool(env, 'TOKEN_URL_PRIVATE_ADDRESS_ENABLED', false),
     pollingIntervalSeconds: int(env, 'POLLING_INTERVAL', 0),
     channelTestFrequencyMinutes: minutes(env, 'CHANNEL_TEST_FREQUENCY'),
+    drainDelaySeconds: Math.max(0, int(env, 'DRAIN_DELAY', 5)),
     channelUpdateFrequencyMinutes: minutes(env, 'CHANNEL_UPDATE_FREQUENCY'),
     debug: bool(env, 'DEBUG', false),
     version: readVersion(root),

@@ -32,12 +32,17 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.server.log.info(`${signal}: finishing requests in flight, then stopping`);
-    // A second signal, or a drain that hangs, ends the process anyway.
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    app
-      .close()
+    // Readiness flips first: load balancers polling /readyz stop sending requests during the
+    // delay, while this process still serves those that come; then the listener closes.
+    app.startDraining();
+    app.server.log.info(`${signal}: not ready; stopping in ${config.drainDelaySeconds} s after the requests in flight`);
+    new Promise((resolve) => setTimeout(resolve, config.drainDelaySeconds * 1000))
+      .then(() => {
+        // A drain that hangs ends the process anyway.
+        const force = setTimeout(() => process.exit(1), 15_000);
+        force.unref();
+        return app.close();
+      })
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         app.server.log.error({ err }, 'error while stopping');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../helpers/server';
 import { freePort } from '../helpers/ports';
+import { exitOf } from '../helpers/server-process';
 
 
 function startProcess(env: Record<string, string>): ChildProcess {
@@ -36,12 +37,6 @@ async function waitForStatus(url: string, child: ChildProcess): Promise<void> {
   throw new Error('server did not answer in time');
 }
 
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
 
 describe('server process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-proc-'));

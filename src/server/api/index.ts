@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RouteDeps } from './deps';
 import { refuseUnstorableText } from './params';
+import { registerOpenApi } from './openapi';
 import { accountRoutes } from './accounts/account.routes';
 import { auditRoutes } from './audit/audit.routes';
 import { channelRoutes } from './channels/channel.routes';
@@ -46,6 +47,7 @@ export async function registerApi(api: FastifyInstance, ctx: AppContext): Promis
   // NUL characters and lone surrogates in any text of a request (filters, names, settings)
   // are refused here, once for every route, before a guard or a query reads them.
   api.addHook('preValidation', async (request) => refuseUnstorableText(request));
+  await registerOpenApi(api, ctx);
   for (const module of MODULES) {
     await api.register(module(deps));
   }

@@ -21,7 +21,10 @@ import { WORKER_INDEX_ENV, type Config } from '../config';
 import { MemoryCodeStore } from '../services/accounts/code-store';
 import { CLUSTER_TAG, isClusterMessage, type ClusterMessage, type CodeRequest } from './worker-link';
 
-/** Longer than a worker's own forced stop (15 s, main.ts): the primary waits for a clean drain first. */
+/**
+ * Longer than a worker's own forced stop (15 s after its DRAIN_DELAY, main.ts): the primary
+ * waits for a clean drain first.
+ */
 const STOP_TIMEOUT_MS = 20_000;
 /** A worker that lived shorter than this before dying is restarted after a growing pause. */
 const QUICK_DEATH_MS = 10_000;
@@ -82,11 +85,12 @@ export function runPrimary(config: Config, main: string): void {
     stopping = true;
     logLine('info', `${reason}: telling ${slots.size} workers to finish their requests, then stopping`);
     for (const slot of slots.values()) slot.worker.process.kill('SIGTERM');
+    const stopTimeoutMs = config.drainDelaySeconds * 1000 + STOP_TIMEOUT_MS;
     const force = setTimeout(() => {
-      logLine('error', `workers still running after ${STOP_TIMEOUT_MS / 1000} s: killing them`);
+      logLine('error', `workers still running after ${stopTimeoutMs / 1000} s: killing them`);
       for (const slot of slots.values()) slot.worker.process.kill('SIGKILL');
       process.exit(1);
-    }, STOP_TIMEOUT_MS);
+    }, stopTimeoutMs);
     force.unref();
     finishIfDone();
   };

@@ -52,10 +52,20 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+function migratorFor(db: Kysely<any>, dialect: DialectName): Migrator {
   // Unordered: 000 (adopting a reference's database) sorts before the migrations an existing
   // database of ours has already run, and must still run there.
-  const migrator = new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
+  return new Migrator({ db, provider: new StaticProvider(dialect), allowUnorderedMigrations: true });
+}
+
+/** Names of the migrations this database has not run yet (readiness of a node that does not migrate). */
+export async function pendingMigrations(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const all = await migratorFor(db, dialect).getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
+}
+
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  const migrator = migratorFor(db, dialect);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

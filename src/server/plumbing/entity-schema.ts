@@ -63,8 +63,14 @@ export interface BodyShape {
   only?: string[];
 }
 
+/** A body checker, with the JSON Schema it checks with (the route declares it for /api/openapi.json). */
+export interface BodyChecker<T> {
+  (body: unknown): T;
+  jsonSchema: Record<string, unknown>;
+}
+
 /** Compiles a checker for one kind of body; it answers the body without ignored and unknown fields. */
-export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): (body: unknown) => T {
+export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): BodyChecker<T> {
   const keep = new Set(shape.keep ?? []);
   const accepted: Record<string, EntityProperty> = {};
   const ignored = new Set<string>();
@@ -77,19 +83,21 @@ export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): (body:
     if (skip) ignored.add(name);
     else accepted[name] = withSafeIntegerBounds(stripReadOnly(prop));
   }
-  const validate: ValidateFunction = ajv.compile({
+  const jsonSchema = {
     type: 'object',
-    properties: withoutAnnotations(accepted),
+    properties: withoutAnnotations(accepted) as Record<string, unknown>,
     required: shape.required ?? [],
     additionalProperties: false,
-  });
-  return (body) => {
+  };
+  const validate: ValidateFunction = ajv.compile(jsonSchema);
+  const check = (body: unknown): T => {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError(MSG.invalidParams, 400);
     const kept: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(body)) if (!ignored.has(name)) kept[name] = value;
     if (!validate(kept)) throw refusal(validate.errors?.[0], accepted);
     return kept as T;
   };
+  return Object.assign(check, { jsonSchema });
 }
 
 /**

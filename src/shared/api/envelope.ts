@@ -52,6 +52,15 @@ function plainCount(value: unknown): { negative: boolean; digits: string } | und
  *   `99999999999999999999`) is 100; missing, zero, negative or not a plain count (`1e9`,
  *   `0x10`) is the default 10, as the reference's integer parsing gives.
  */
+/**
+ * The paging fields as route schemas describe them (/api/openapi.json): described only, since
+ * parsePageRequest reads any value (a bad one is the first page or a clamped size).
+ */
+export const PAGE_QUERY_FIELDS = {
+  p: { description: 'Page number, from 0' },
+  page_size: { description: `Rows per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})` },
+} as const;
+
 export function parsePageRequest(query: { p?: unknown; page_size?: unknown; size?: unknown }): PageRequest {
   const p = plainCount(query.p);
   const page = p && !p.negative && p.digits.length <= 8 && Number(p.digits) <= MAX_PAGE ? Number(p.digits) : 0;

@@ -35,4 +35,5 @@ export const PAGES: Record<PagePath, PageRoute> = {
   '/chat/:id': { access: 'user', component: page(() => import('./chat/chat-page'), 'ChatPage') },
   '/chat2link': { access: 'user', component: page(() => import('./chat/chat2link-page'), 'Chat2LinkPage') },
   '/detail': { access: 'user', component: page(() => import('./dashboard/dashboard-page'), 'DashboardPage') },
+  '/api-reference': { access: 'admin', component: page(() => import('./api-reference/api-reference-page'), 'ApiReferencePage') },
 };

@@ -12,6 +12,7 @@ import { INT32_PARAM, INTEGER_PARAM, listQuerySchema, TEXT_PARAM } from '../../s
 import { exportLogsCsv } from '../../services/logs/log.export';
 import { deleteLogsOlderThan, listLogsFor, logStatFor, searchLogsFor, tokenScopeOfKey, type LogQuery, type LogSearchQuery } from '../../services/logs/log.service';
 import type { RouteDeps } from '../deps';
+import { describedFields, NO_INPUT } from '../route-schemas';
 
 const SELF_FILTERS = {
   type: INT32_PARAM,
@@ -79,7 +80,7 @@ export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAs
     app.get<{ Querystring: LogQuery }>('/log/self/export', { preValidation: guards.user, schema: selfQuery }, async (request, reply) =>
       sendCsv(reply, exportLogsCsv(ctx, request.query, { admin: false, userId: authOf(request).id })),
     );
-    app.delete<{ Querystring: { target_timestamp?: unknown } }>('/log/', { preValidation: guards.admin }, async (request) =>
+    app.delete<{ Querystring: { target_timestamp?: unknown } }>('/log/', { preValidation: guards.admin, schema: { querystring: describedFields({ target_timestamp: 'Delete logs created before this unix time (seconds)' }) } }, async (request) =>
       ok(await deleteLogsOlderThan(ctx, request.query.target_timestamp)),
     );
     app.get<{ Querystring: LogSearchQuery }>('/log/search', { preValidation: guards.admin, schema: searchQuery }, async (request) =>
@@ -98,7 +99,7 @@ export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAs
         return ok(await listLogsFor(ctx, request.query, scope));
       },
     );
-    app.options('/log/token', async (request, reply) => {
+    app.options('/log/token', { schema: NO_INPUT }, async (request, reply) => {
       allowAnyOrigin(request, reply);
       if (request.headers.origin !== undefined) {
         reply.header('Access-Control-Allow-Methods', 'GET, OPTIONS');

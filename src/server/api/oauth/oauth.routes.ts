@@ -20,6 +20,18 @@ import type { CodeGrant } from '../../services/oauth/oauth.types';
 import { randomAlphanumeric } from '../../services/users/user.service';
 import { serializeLogin } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
+import { describedFields } from '../route-schemas';
+
+/** What the Telegram login widget sends; the handler checks its hash with the bot token. */
+const TELEGRAM_LOGIN = describedFields({
+  id: 'Telegram user id',
+  first_name: 'First name',
+  last_name: 'Last name',
+  username: 'Telegram username',
+  photo_url: 'Profile photo',
+  auth_date: 'Unix time of the login',
+  hash: 'HMAC of the other fields',
+});
 
 /** Providers whose callback carries the state issued by GET /api/oauth/state. */
 const CALLBACK_PROVIDERS = [githubProvider, oidcProvider, linuxdoProvider];
@@ -112,13 +124,13 @@ export function oauthRoutes({ ctx, critical }: RouteDeps): FastifyPluginAsync {
       return ok();
     });
 
-    app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/login', { onRequest: critical }, async (request, reply) => {
+    app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/login', { onRequest: critical, schema: { querystring: TELEGRAM_LOGIN } }, async (request, reply) => {
       const user = await signInWithTelegram(ctx, request.query);
       return completeLogin(ctx, request, reply, user);
     });
 
     // The Telegram widget redirects the browser here, so success is a redirect, not JSON.
-    app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/bind', { onRequest: critical }, async (request, reply) => {
+    app.get<{ Querystring: Record<string, unknown> }>('/oauth/telegram/bind', { onRequest: critical, schema: { querystring: TELEGRAM_LOGIN } }, async (request, reply) => {
       const user = await sessionUser(ctx, request, reply);
       await bindTelegram(ctx, user.id, request.query);
       return reply.redirect('/setting', 302);

@@ -9,6 +9,7 @@ import { ok } from '../../plumbing/envelope';
 import { AppError, MSG } from '../../errors';
 import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
+import { NO_INPUT } from '../route-schemas';
 
 const optionBody = {
   type: 'object',
@@ -30,8 +31,8 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     // Secrets are left out of the list (see OptionsService.list); the console reads whether
     // each one is set here.
-    app.get('/option/', { preHandler: guards.admin }, async () => ok(ctx.options.list()));
-    app.get('/option/secrets', { preHandler: guards.admin }, async () => ok(ctx.options.secretStatus()));
+    app.get('/option/', { preHandler: guards.admin, schema: NO_INPUT }, async () => ok(ctx.options.list()));
+    app.get('/option/secrets', { preHandler: guards.admin, schema: NO_INPUT }, async () => ok(ctx.options.secretStatus()));
 
     app.put<{ Body: { key: string; value?: unknown } }>('/option/', { preHandler: guards.admin, schema: { body: optionBody } }, async (request) => {
       // No value (or null) is the empty text, as the reference's JSON binder reads it, except
@@ -44,7 +45,7 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok();
     });
 
-    app.post('/option/rest_model_ratio', { preHandler: guards.admin }, async (request) => {
+    app.post('/option/rest_model_ratio', { preHandler: guards.admin, schema: NO_INPUT }, async (request) => {
       // The built-in table is the schema's default for the key (schemas/options).
       await ctx.audit.around(request, optionEvent('reset', 'ModelRatio'), optionSides('ModelRatio'), () =>
         ctx.options.reset('ModelRatio', authOf(request).role),

@@ -7,10 +7,11 @@ import { currentSession } from '../../auth/session-store';
 import { USER_STATUS_DISABLED } from '../../../shared/roles';
 import { pricingFor } from '../../services/pricing/pricing.service';
 import type { RouteDeps } from '../deps';
+import { NO_INPUT } from '../route-schemas';
 
 export function pricingRoutes({ ctx }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get('/pricing', async (request, reply) => {
+    app.get('/pricing', { schema: NO_INPUT }, async (request, reply) => {
       // Only a live session counts: an ended one sees the visitor's view.
       const user = (await currentSession(ctx, request, reply))?.user;
       const group = user && user.status !== USER_STATUS_DISABLED ? user.group : '';

@@ -20,6 +20,7 @@ import {
 import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
+import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   const schema = loadEntitySchema(ctx.config.schemasDir, 'redemption');
@@ -35,25 +36,25 @@ export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync
   return async (app) => {
     app.addHook('preHandler', guards.admin);
 
-    app.get('/redemption/', async (request) => ok(await listRedemptionPage(ctx, '', parsePageRequest(request.query as object))));
+    app.get('/redemption/', { schema: PAGE_QUERY }, async (request) => ok(await listRedemptionPage(ctx, '', parsePageRequest(request.query as object))));
 
-    app.get('/redemption/search', async (request) =>
+    app.get('/redemption/search', { schema: pageQueryWith('keyword') }, async (request) =>
       ok(await listRedemptionPage(ctx, queryText(request.query, 'keyword'), parsePageRequest(request.query as object))),
     );
 
-    app.get<{ Params: { id: string } }>('/redemption/:id', async (request) => ok(await getRedemption(ctx, parseIdParam(request.params.id))));
+    app.get<{ Params: { id: string } }>('/redemption/:id', { schema: ID_PARAMS }, async (request) => ok(await getRedemption(ctx, parseIdParam(request.params.id))));
 
     // Every write is recorded in the audit log (the codes themselves masked).
     const event = (action: string, target?: number): AuditEvent => ({ kind: 'redemption', action, target });
     const row = (id: number) => ({ load: ctx.audit.row('redemptions', id) });
 
-    app.post('/redemption/', async (request) => {
+    app.post('/redemption/', checkedBody(createBody), async (request) => {
       const body = createBody(request.body);
       const made = { after: (keys: string[]) => ({ ...body, created: keys.length }) };
       return ok(await ctx.audit.around(request, event('create'), made, () => createRedemptions(ctx, authOf(request).id, body)));
     });
 
-    app.put('/redemption/', async (request) => {
+    app.put('/redemption/', checkedBody([updateBody, statusBody], { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } }), async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
         return ok(await ctx.audit.around(request, event('status', body.id), row(body.id), () => setRedemptionStatus(ctx, body.id, body.status)));
@@ -62,7 +63,7 @@ export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync
       return ok(await ctx.audit.around(request, event('update', id), row(id), () => updateRedemption(ctx, id, fields)));
     });
 
-    app.delete<{ Params: { id: string } }>('/redemption/:id', async (request) => {
+    app.delete<{ Params: { id: string } }>('/redemption/:id', { schema: ID_PARAMS }, async (request) => {
       const id = parseIdParam(request.params.id);
       await ctx.audit.around(request, event('delete', id), row(id), () => deleteRedemption(ctx, id));
       return ok();

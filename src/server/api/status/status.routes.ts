@@ -6,10 +6,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ok } from '../../plumbing/envelope';
 import { AppError } from '../../errors';
 import type { RouteDeps } from '../deps';
+import { NO_INPUT } from '../route-schemas';
 
 export function statusRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get('/status', async () => {
+    app.get('/status', { schema: NO_INPUT }, async () => {
       const o = ctx.options;
       return ok({
         ...o.publicValues(),
@@ -28,10 +29,10 @@ export function statusRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       ['/about', 'About'],
       ['/home_page_content', 'HomePageContent'],
     ] as const) {
-      app.get(path, async () => ok(ctx.options.get(key)));
+      app.get(path, { schema: NO_INPUT }, async () => ok(ctx.options.get(key)));
     }
 
-    app.get('/status/test', { preHandler: guards.admin }, async () => {
+    app.get('/status/test', { preHandler: guards.admin, schema: NO_INPUT }, async () => {
       try {
         await ctx.db.selectFrom('setups').select('id').limit(1).execute();
       } catch {
@@ -41,8 +42,8 @@ export function statusRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     });
 
     // The root account is created at first start, so setup is always complete.
-    app.get('/setup', async () => ok({ status: true, root_init: true, database_type: ctx.dialect }));
-    app.post('/setup', async () => {
+    app.get('/setup', { schema: NO_INPUT }, async () => ok({ status: true, root_init: true, database_type: ctx.dialect }));
+    app.post('/setup', { schema: NO_INPUT }, async () => {
       throw new AppError('系统已经初始化完成', 400);
     });
   };

@@ -23,6 +23,7 @@ import type { AuditSides } from '../../services/audit/audit.trail';
 import type { TokenJson } from '../../services/tokens/token.serializer';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
+import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   const schema = loadEntitySchema(ctx.config.schemasDir, 'token');
@@ -46,22 +47,22 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     const audited = <T>(request: FastifyRequest, action: string, sides: AuditSides<T>, write: () => Promise<T>, target?: number): Promise<T> =>
       authOf(request).role >= ROLE_ADMIN ? ctx.audit.around(request, { kind: 'token', action, target }, sides, write) : write();
 
-    app.get('/token/', async (request) => ok(await listTokens(ctx, owner(request), {}, parsePageRequest(request.query as object))));
+    app.get('/token/', { schema: PAGE_QUERY }, async (request) => ok(await listTokens(ctx, owner(request), {}, parsePageRequest(request.query as object))));
 
-    app.get('/token/search', async (request) => {
+    app.get('/token/search', { schema: pageQueryWith('keyword', 'token') }, async (request) => {
       const filter = tokenSearchFilter(queryText(request.query, 'keyword'), queryText(request.query, 'token'));
       return ok(await listTokens(ctx, owner(request), filter, parsePageRequest(request.query as object)));
     });
 
-    app.get<{ Params: { id: string } }>('/token/:id', async (request) => ok(await getToken(ctx, owner(request), parseIdParam(request.params.id))));
+    app.get<{ Params: { id: string } }>('/token/:id', { schema: ID_PARAMS }, async (request) => ok(await getToken(ctx, owner(request), parseIdParam(request.params.id))));
 
-    app.post('/token/', async (request) => {
+    app.post('/token/', checkedBody(createBody), async (request) => {
       const body = createBody(request.body);
       const made = { after: () => ({ ...body }), target: (tokens: TokenJson[]) => tokens.map((t) => t.id) };
       return ok(await audited(request, 'create', made, () => createTokens(ctx, owner(request), body)));
     });
 
-    app.put('/token/', async (request) => {
+    app.put('/token/', checkedBody([updateBody, statusBody], { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } }), async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
         const load = { load: ctx.audit.row('tokens', body.id) };
@@ -71,7 +72,7 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok(await audited(request, 'update', { load: ctx.audit.row('tokens', id) }, () => updateToken(ctx, owner(request), id, fields), id));
     });
 
-    app.delete<{ Params: { id: string } }>('/token/:id', async (request) => {
+    app.delete<{ Params: { id: string } }>('/token/:id', { schema: ID_PARAMS }, async (request) => {
       const id = parseIdParam(request.params.id);
       await audited(request, 'delete', { load: ctx.audit.row('tokens', id) }, () => deleteToken(ctx, owner(request), id), id);
       return ok();

@@ -23,6 +23,7 @@ import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { UserJson } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
 import { createUserBody, manageUserBody, updateUserBody } from './user.schemas';
+import { ID_PARAMS, NO_INPUT, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 interface PageQuery {
   p?: string;
@@ -39,17 +40,17 @@ export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync 
   return async (app) => {
     app.addHook('preHandler', guards.admin);
 
-    app.get<{ Querystring: PageQuery }>('/user/', async (request) => {
+    app.get<{ Querystring: PageQuery }>('/user/', { schema: PAGE_QUERY }, async (request) => {
       return ok(await listUsersPage(ctx, {}, parsePageRequest(request.query)));
     });
 
-    app.get<{ Querystring: PageQuery & { keyword?: string; group?: string } }>('/user/search', async (request) => {
+    app.get<{ Querystring: PageQuery & { keyword?: string; group?: string } }>('/user/search', { schema: pageQueryWith('keyword', 'group') }, async (request) => {
       const { keyword, group } = request.query;
       const filter = { keyword: typeof keyword === 'string' ? keyword : '', group: typeof group === 'string' ? group : '' };
       return ok(await listUsersPage(ctx, filter, parsePageRequest(request.query)));
     });
 
-    app.get<{ Params: { id: string } }>('/user/:id', async (request) => {
+    app.get<{ Params: { id: string } }>('/user/:id', { schema: ID_PARAMS }, async (request) => {
       return ok(await getUserForAdmin(ctx, authOf(request), pathId(request.params.id)));
     });
 
@@ -73,12 +74,12 @@ export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync 
       return ok(await ctx.audit.around(request, event(`manage_${action}`, id), row(id), () => manageUser(ctx, authOf(request), id, action)));
     });
 
-    app.delete<{ Params: { id: string } }>('/user/:id', async (request) => {
+    app.delete<{ Params: { id: string } }>('/user/:id', { schema: ID_PARAMS }, async (request) => {
       const id = pathId(request.params.id);
       await ctx.audit.around(request, event('delete', id), row(id), () => hardDeleteUserByAdmin(ctx, authOf(request), id));
       return ok();
     });
 
-    app.get('/group/', async () => ok(groupNames(ctx)));
+    app.get('/group/', { schema: NO_INPUT }, async () => ok(groupNames(ctx)));
   };
 }

@@ -13,6 +13,7 @@ import { deleteSelf, regenerateAccessToken, updateSelf, type SelfUpdateInput } f
 import { saveUserSetting, SETTING_MSG, type UserSettingInput } from '../../services/users/user-setting.service';
 import type { RouteDeps } from '../deps';
 import { affTransferBody, updateSelfBody, userSettingBody } from './user.schemas';
+import { NO_INPUT } from '../route-schemas';
 
 export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
@@ -25,27 +26,27 @@ export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok();
     });
 
-    app.delete('/user/self', user, async (request, reply) => {
+    app.delete('/user/self', { ...user, schema: NO_INPUT }, async (request, reply) => {
       await deleteSelf(ctx, authOf(request).user);
       clearSession(reply);
       return ok();
     });
 
-    app.get('/user/token', user, async (request) => ok(await regenerateAccessToken(ctx, authOf(request).id)));
+    app.get('/user/token', { ...user, schema: NO_INPUT }, async (request) => ok(await regenerateAccessToken(ctx, authOf(request).id)));
 
-    app.get('/user/aff', user, async (request) => ok(await ensureAffCode(ctx, authOf(request).id)));
+    app.get('/user/aff', { ...user, schema: NO_INPUT }, async (request) => ok(await ensureAffCode(ctx, authOf(request).id)));
 
     app.post<{ Body: { quota: number } }>('/user/aff_transfer', { ...user, schema: { body: affTransferBody } }, async (request) => {
       await transferAffiliateQuota(ctx, authOf(request).id, request.body.quota);
       return ok(undefined, AFF_MSG.transferred);
     });
 
-    app.get('/user/models', user, async (request) => ok(await usableModels(ctx, authOf(request).group)));
+    app.get('/user/models', { ...user, schema: NO_INPUT }, async (request) => ok(await usableModels(ctx, authOf(request).group)));
 
-    app.get('/user/self/groups', user, async (request) => ok(usableGroupsWithRatio(ctx, authOf(request).group)));
+    app.get('/user/self/groups', { ...user, schema: NO_INPUT }, async (request) => ok(usableGroupsWithRatio(ctx, authOf(request).group)));
 
     // Public: a visitor (no group) sees what a new account could use.
-    app.get('/user/groups', async () => ok(usableGroupsWithRatio(ctx, '')));
+    app.get('/user/groups', { schema: NO_INPUT }, async () => ok(usableGroupsWithRatio(ctx, '')));
 
     app.put<{ Body: UserSettingInput }>('/user/setting', { ...user, schema: { body: userSettingBody } }, async (request) => {
       await saveUserSetting(ctx, authOf(request).id, request.body);

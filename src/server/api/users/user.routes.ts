@@ -14,6 +14,7 @@ import { serializeLogin, serializeUser } from '../../services/users/user.seriali
 import type { RouteDeps } from '../deps';
 import { userAdminRoutes } from './user-admin.routes';
 import { userSelfRoutes } from './user-self.routes';
+import { NO_INPUT } from '../route-schemas';
 
 /** The accounts seed's words (§5) for a sign-in without a name or a password. */
 export const LOGIN_FIELDS_MISSING = '请输入用户名和密码！';
@@ -49,12 +50,12 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
     );
 
     // Ends this session on every node (its row is deleted), not only in this browser.
-    app.get('/user/logout', async (request, reply) => {
+    app.get('/user/logout', { schema: NO_INPUT }, async (request, reply) => {
       await endSession(ctx, request, reply);
       return ok();
     });
 
-    app.get('/user/self', { preHandler: guards.user }, async (request) => {
+    app.get('/user/self', { preHandler: guards.user, schema: NO_INPUT }, async (request) => {
       return ok(serializeUser(authOf(request).user, { withAccessToken: true }));
     });
   };

@@ -12,6 +12,7 @@ import { handlePaymentNotice, quoteAmount, startPayment } from '../../services/w
 import { redeemCode } from '../../services/wallet/redeem.service';
 import type { RouteDeps } from '../deps';
 import { queryText } from '../params';
+import { bodyCheckedByHandler, describedFields } from '../route-schemas';
 
 interface TopUpBody {
   amount?: unknown;
@@ -38,22 +39,35 @@ async function topUpReply(step: () => Promise<{ data: unknown; url?: string }>):
   }
 }
 
+/** The payment provider's signed notice (EasyPay): every field is part of the signature. */
+const EPAY_NOTICE = describedFields({
+  pid: 'Merchant id',
+  trade_no: 'Provider\'s trade number',
+  out_trade_no: 'Our order number',
+  type: 'Payment method',
+  name: 'Product name',
+  money: 'Amount paid',
+  trade_status: 'TRADE_SUCCESS when paid',
+  sign: 'Signature of the other fields',
+  sign_type: 'MD5',
+});
+
 export function walletRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.post('/user/topup', { preHandler: guards.user }, async (request) => {
+    app.post('/user/topup', { preHandler: guards.user, ...bodyCheckedByHandler(describedFields({ key: 'Redemption code' })) }, async (request) => {
       const key = (request.body as { key?: unknown } | undefined)?.key;
       const auth = authOf(request);
       return ok(await redeemCode(ctx, { id: auth.id, username: auth.username }, typeof key === 'string' ? key : ''));
     });
 
-    app.post('/user/amount', { preHandler: guards.user }, async (request) =>
+    app.post('/user/amount', { preHandler: guards.user, ...bodyCheckedByHandler(describedFields({ amount: 'Top-up amount (whole number)' })) }, async (request) =>
       topUpReply(async () => {
         const auth = authOf(request);
         return { data: quoteAmount(ctx, { id: auth.id, group: auth.group }, amountOf(request.body)) };
       }),
     );
 
-    app.post('/user/pay', { preHandler: guards.user }, async (request) =>
+    app.post('/user/pay', { preHandler: guards.user, ...bodyCheckedByHandler(describedFields({ amount: 'Top-up amount (whole number)', payment_method: 'Payment method (e.g. alipay, wxpay)' })) }, async (request) =>
       topUpReply(async () => {
         const auth = authOf(request);
         const method = (request.body as TopUpBody).payment_method;
@@ -62,7 +76,7 @@ export function walletRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       }),
     );
 
-    app.get('/user/epay/notify', async (request, reply) => {
+    app.get('/user/epay/notify', { schema: { querystring: EPAY_NOTICE } }, async (request, reply) => {
       const params: Record<string, string> = {};
       for (const name of Object.keys((request.query as object | undefined) ?? {})) params[name] = queryText(request.query, name);
       const answer = await handlePaymentNotice(ctx, params);

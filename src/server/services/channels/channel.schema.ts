@@ -4,7 +4,7 @@
  * the console form, so field rules live there: types, ranges, lengths, and `x-format: json`
  * with the message (`x-json-message`) for such a field that is not a JSON object.
  */
-import { bodyValidator, loadEntitySchema, type EntityProperty, type EntitySchema } from '../../plumbing/entity-schema';
+import { bodyValidator, loadEntitySchema, type BodyChecker, type EntityProperty, type EntitySchema } from '../../plumbing/entity-schema';
 import type { ChannelBody } from './channel.input';
 
 export interface JsonField {
@@ -33,14 +33,14 @@ export interface FetchModelsBody {
 export interface ChannelSchemas {
   entity: EntitySchema;
   /** POST /api/channel/: the record; read-only fields are ignored except `id` (a copy's source). */
-  create: (body: unknown) => ChannelBody;
+  create: BodyChecker<ChannelBody>;
   /** PUT /api/channel/: the record with a required id; absent fields stay unchanged. */
-  update: (body: unknown) => ChannelBody & { id: number };
-  ids: (body: unknown) => { ids?: number[] | null };
-  batchTag: (body: unknown) => { ids?: number[] | null; tag?: string | null };
-  tagEdit: (body: unknown) => TagEditBody;
-  tag: (body: unknown) => { tag?: string | null };
-  fetchModels: (body: unknown) => FetchModelsBody;
+  update: BodyChecker<ChannelBody & { id: number }>;
+  ids: BodyChecker<{ ids?: number[] | null }>;
+  batchTag: BodyChecker<{ ids?: number[] | null; tag?: string | null }>;
+  tagEdit: BodyChecker<TagEditBody>;
+  tag: BodyChecker<{ tag?: string | null }>;
+  fetchModels: BodyChecker<FetchModelsBody>;
   /** Fields stored as JSON text, with the message for text that is not a JSON object. */
   jsonFields: JsonField[];
 }
@@ -48,7 +48,7 @@ export interface ChannelSchemas {
 const stringOrList: EntityProperty = { type: ['string', 'array'], items: { type: 'string' } };
 
 /** A small request body that is not the record itself, checked the same way. */
-function requestBody<T>(id: string, properties: Record<string, EntityProperty>): (body: unknown) => T {
+function requestBody<T>(id: string, properties: Record<string, EntityProperty>): BodyChecker<T> {
   return bodyValidator<T>({ $id: id, type: 'object', properties }, { mode: 'update' });
 }
 

@@ -5,7 +5,7 @@
  * and every page answers `{items, total, page, page_size}`.
  */
 import { sql, type ComparisonOperatorExpression, type ReferenceExpression, type SelectQueryBuilder } from 'kysely';
-import type { Page, PageRequest } from '../../../shared/api/envelope';
+import { PAGE_QUERY_FIELDS, type Page, type PageRequest } from '../../../shared/api/envelope';
 import type { Database } from '../../db/tables';
 
 /** Text that reads as a decimal number: sign, digits, fraction, exponent. */
@@ -34,7 +34,7 @@ export const TEXT_PARAM = { type: 'string', maxLength: 191 } as const;
 
 /**
  * The querystring schema of a list: the given filters. The paging fields `p` and
- * `page_size` are left to parsePageRequest, which reads them the same way on every list
+ * `page_size` are only described: parsePageRequest reads them the same way on every list
  * (bad values are the first page or a clamped size, never a refusal).
  */
 /** Querystring schema of a filter that takes one of a few names (or '' for any). */
@@ -43,7 +43,7 @@ export type EnumParam = { readonly type: 'string'; readonly enum: readonly strin
 export function listQuerySchema(filters: Record<string, typeof INTEGER_PARAM | typeof INT32_PARAM | typeof TEXT_PARAM | EnumParam>) {
   return {
     type: 'object',
-    properties: { ...filters },
+    properties: { ...PAGE_QUERY_FIELDS, ...filters },
   } as const;
 }
 

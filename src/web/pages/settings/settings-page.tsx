@@ -6,7 +6,7 @@
 import { Alert, Card, Space, Spin, Tabs } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { SettingsTab } from '../../../shared/options/catalogue';
 import { currentLanguage } from '../../i18n';
 import { CATALOGUE } from '../../settings/catalogue-source';
@@ -28,7 +28,13 @@ export function SettingsPage() {
   const active = tabs.find((x) => x.tab === wanted)?.tab ?? tabs[0]?.tab;
 
   return (
-    <Card className="sy-settings-page" title={t('settings.title')} styles={{ body: { paddingTop: 0 } }}>
+    <Card
+      className="sy-settings-page"
+      title={t('settings.title')}
+      // The console API's reference (admins): not in the navigation, which is the reference console's.
+      extra={<Link to="/api-reference">{t('nav.apiReference')}</Link>}
+      styles={{ body: { paddingTop: 0 } }}
+    >
       {options.error && <Alert type="error" showIcon message={t('settings.refreshFailed')} description={options.error} style={{ marginTop: 16 }} />}
       <Tabs
         activeKey={active}

@@ -1,0 +1,66 @@
+/**
+ * Route schemas shared by /api modules, for what a route reads from its URL. Every /api route
+ * declares a schema (tests/api/openapi.test.ts enforces it) so that /api/openapi.json
+ * describes the whole console API from the schemas the routes are registered with.
+ *
+ * These schemas never refuse more than the handlers did before them: paging and id texts are
+ * read leniently by parsePageRequest / parseIdParam with the product's own messages, so their
+ * schemas here only describe them (no type: a repeated `?p=` is an array, still not refused).
+ */
+import type { FastifySchema, RouteShorthandOptions } from 'fastify';
+import { PAGE_QUERY_FIELDS as PAGE_FIELDS } from '../../shared/api/envelope';
+
+/** `?status_only=` of an update: the body is then only `id` and `status`. */
+export const STATUS_ONLY_QUERY = { description: 'Any value: change only the status (the body is then `id` and `status`)' } as const;
+
+/** A route that reads nothing from the request but its session. */
+export const NO_INPUT: FastifySchema = {};
+
+
+/** The querystring of a plain list. */
+export const PAGE_QUERY: FastifySchema = { querystring: { type: 'object', properties: { ...PAGE_FIELDS } } };
+
+/** A list with text filters read by queryText (first value of a repeated field). */
+export function pageQueryWith(...fields: string[]): FastifySchema {
+  const filters = describedFields(Object.fromEntries(fields.map((f) => [f, `Filter: ${f}`])));
+  return { querystring: { ...filters, properties: { ...PAGE_FIELDS, ...filters.properties } } };
+}
+
+/**
+ * Fields of a body or querystring its handler reads and checks itself (with the product's
+ * messages): described, never refused here (no type, no required field).
+ */
+export function describedFields(fields: Record<string, string>): { type: 'object'; properties: Record<string, { description: string }> } {
+  return { type: 'object', properties: Object.fromEntries(Object.entries(fields).map(([name, description]) => [name, { description }])) };
+}
+
+/** `/:id` of a record, read by parseIdParam (refusals carry the product's message). */
+export const ID_PARAMS: FastifySchema = {
+  params: { type: 'object', properties: { id: { type: 'string', description: 'Record id (a positive whole number)' } }, required: ['id'] },
+};
+
+/** A body checker built by plumbing/entity-schema.ts, carrying the JSON Schema it checks with. */
+export interface DocumentedChecker {
+  (body: unknown): unknown;
+  jsonSchema: Record<string, unknown>;
+}
+
+/**
+ * Route options of a route whose body its handler checks (answering the product's own
+ * messages, some with 200 like business rules, and reading a missing or non-object body its
+ * own way): the route declares `body` as its schema, so the document shows it, and Fastify's
+ * own validation is left out so replies stay the handler's. Other parts given in `schema`
+ * are descriptions only (like STATUS_ONLY_QUERY), read by the handler too.
+ */
+export function bodyCheckedByHandler(body: object, schema: FastifySchema = {}): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler'> {
+  return { schema: { ...schema, body }, validatorCompiler: () => () => true };
+}
+
+/**
+ * A body checked in its handler by an entity checker (plumbing/entity-schema.ts): the schema
+ * declared is the one the checker compiled from the schemas/entities file, never a copy.
+ * Several checkers: the handler picks one (by `?status_only=`); the body is one of theirs.
+ */
+export function checkedBody(check: DocumentedChecker | DocumentedChecker[], schema: FastifySchema = {}): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler'> {
+  return bodyCheckedByHandler(Array.isArray(check) ? { anyOf: check.map((c) => c.jsonSchema) } : check.jsonSchema, schema);
+}
