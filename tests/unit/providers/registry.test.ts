@@ -3,7 +3,7 @@ import { CHANNEL_TYPES, channelFamily } from '../../../src/shared/channel-types'
 import { channelTypeSupports, providerFor, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
 /** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
-const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'baidu', 'zhipu', 'xunfei', 'tencent', 'cohere', 'dify', 'mokaai', 'unsupported'];
+const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'baidu', 'xunfei', 'tencent', 'cohere', 'dify', 'mokaai', 'unsupported'];
 
 describe('provider registry', () => {
   it('has a provider for every relayable family and none for the others', () => {
@@ -33,6 +33,8 @@ describe('provider registry', () => {
     expect(channelTypeSupports(41, 'gemini')).toBe(true);
     expect(channelTypeSupports(41, 'embeddings')).toBe(false);
     expect(providerForFamily('vertex')?.id).toBe('vertex');
+    expect(channelTypeSupports(16, 'chat')).toBe(true);
+    expect(channelTypeSupports(16, 'embeddings')).toBe(false);
   });
 
   it('narrows a family to the wire format of the upstream model (Bedrock, Vertex)', () => {

@@ -12,6 +12,7 @@ import { geminiProvider } from './gemini';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
 import { vertexProvider } from './vertex';
+import { zhipuProvider } from './zhipu';
 import {
   aliProvider,
   baiduV2Provider,
@@ -37,6 +38,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   gemini: geminiProvider,
   aws: bedrockProvider,
   vertex: vertexProvider,
+  zhipu: zhipuProvider,
   ollama: ollamaProvider,
   deepseek: deepseekProvider,
   xai: xaiProvider,

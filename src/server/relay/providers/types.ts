@@ -134,6 +134,8 @@ export interface ParsedResponse {
 export interface SseEvent {
   event?: string;
   data: string;
+  /** The value of the parser's `extraField` line of this event, when it had one. */
+  extra?: string;
 }
 
 /** What a stream converter produced for one upstream event. */
@@ -276,6 +278,12 @@ export interface Provider {
   authorize?(request: UpstreamRequest, target: Target, services: CredentialServices): Promise<UpstreamRequest>;
   /** The decoder of this mode's upstream stream when it is not SSE (undefined: SSE). */
   streamDecoder?(mode: RelayMode, target: Target): StreamDecoder | undefined;
+  /**
+   * A field outside the SSE standard that this upstream's stream events carry and the
+   * converter needs (Zhipu v3's `meta:` line with the usage): the relay's SSE parser keeps it
+   * on the event as `extra`.
+   */
+  sseExtraField?: string;
   /**
    * `body` is the client's JSON (OpenAI shape; Claude's for `messages`). For `transcriptions`
    * and `translations` it holds the form fields as strings and the upload as a `Blob` in `file`.

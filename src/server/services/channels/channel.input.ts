@@ -10,6 +10,7 @@ import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/chan
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
 import { bedrockKey } from '../../relay/providers/bedrock/meta';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
+import { zhipuKey } from '../../relay/providers/zhipu/meta';
 import type { JsonField } from './channel.schema';
 
 export const MSG_CHANNEL = {
@@ -21,6 +22,7 @@ export const MSG_CHANNEL = {
   vertexDefault: '部署地区必须包含default字段',
   awsKey: 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）',
   vertexKey: 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）',
+  zhipuKey: '智谱渠道密钥格式错误，应为 id.secret',
 } as const;
 
 const AWS_TYPE = 33;
@@ -192,12 +194,19 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
  * Keys whose format the relay parses are checked when saved (the same parsers), so a key the
  * channel could never use is refused here rather than failing every request.
  */
+const KEY_CHECKS: Record<number, { parse: (key: string) => unknown; message: string }> = {
+  [AWS_TYPE]: { parse: bedrockKey, message: MSG_CHANNEL.awsKey },
+  [VERTEX_TYPE]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
+  16: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
+};
+
 export function checkKey(type: number | undefined, key: string): void {
+  const check = type === undefined ? undefined : KEY_CHECKS[type];
+  if (!check) return;
   try {
-    if (type === AWS_TYPE) bedrockKey(key);
-    else if (type === VERTEX_TYPE) serviceAccount(key);
+    check.parse(key);
   } catch {
-    throw new AppError(type === AWS_TYPE ? MSG_CHANNEL.awsKey : MSG_CHANNEL.vertexKey);
+    throw new AppError(check.message);
   }
 }
 
