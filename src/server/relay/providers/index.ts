@@ -4,6 +4,7 @@
  */
 import { type ChannelFamily, channelFamily } from '../../../shared/channel-types';
 import { azureProvider } from './azure';
+import { baiduProvider } from './baidu';
 import { bedrockProvider } from './bedrock';
 import { claudeProvider } from './claude';
 import { customProvider } from './custom';
@@ -33,6 +34,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   openai: openaiProvider,
   'openai-compatible': openaiCompatibleProvider,
   azure: azureProvider,
+  baidu: baiduProvider,
   custom: customProvider,
   claude: claudeProvider,
   gemini: geminiProvider,

@@ -171,8 +171,10 @@ export interface StreamConverter {
    * Called before the events of each upstream read with its decoded text; `whole`: every
    * event of it begins in it (none was begun by an earlier read). Lets a converter look for
    * markers once per read instead of once per event. Not kept: the text dies with the read.
+   * An upstream that answers a stream request with a plain JSON error body (Baidu) has no
+   * events to report it in: the converter answers the error here and the stream ends with it.
    */
-  onChunk?(text: string, whole: boolean): void;
+  onChunk?(text: string, whole: boolean): UpstreamError | void;
   /**
    * The relay is done with the steps handed out so far (called after each upstream read): a
    * converter that reuses a step drops what it refers to, so no event outlives its chunk.

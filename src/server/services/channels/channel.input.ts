@@ -8,6 +8,7 @@ import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
+import { baiduKey } from '../../relay/providers/baidu/meta';
 import { bedrockKey } from '../../relay/providers/bedrock/meta';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
 import { zhipuKey } from '../../relay/providers/zhipu/meta';
@@ -23,6 +24,7 @@ export const MSG_CHANNEL = {
   awsKey: 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）',
   vertexKey: 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）',
   zhipuKey: '智谱渠道密钥格式错误，应为 id.secret',
+  baiduKey: '百度渠道密钥格式错误，应为 APIKey|SecretKey 或 access token',
 } as const;
 
 const AWS_TYPE = 33;
@@ -197,6 +199,7 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
 const KEY_CHECKS: Record<number, { parse: (key: string) => unknown; message: string }> = {
   [AWS_TYPE]: { parse: bedrockKey, message: MSG_CHANNEL.awsKey },
   [VERTEX_TYPE]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
+  15: { parse: baiduKey, message: MSG_CHANNEL.baiduKey },
   16: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
 };
 
