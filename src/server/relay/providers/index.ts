@@ -12,6 +12,7 @@ import { deepseekProvider } from './deepseek';
 import { geminiProvider } from './gemini';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
+import { tencentProvider } from './tencent';
 import { vertexProvider } from './vertex';
 import { zhipuProvider } from './zhipu';
 import {
@@ -40,6 +41,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   gemini: geminiProvider,
   aws: bedrockProvider,
   vertex: vertexProvider,
+  tencent: tencentProvider,
   zhipu: zhipuProvider,
   ollama: ollamaProvider,
   deepseek: deepseekProvider,

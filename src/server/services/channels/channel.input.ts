@@ -10,6 +10,7 @@ import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/chan
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
 import { baiduKey } from '../../relay/providers/baidu/meta';
 import { bedrockKey } from '../../relay/providers/bedrock/meta';
+import { tencentKey } from '../../relay/providers/tencent/meta';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
 import { zhipuKey } from '../../relay/providers/zhipu/meta';
 import type { JsonField } from './channel.schema';
@@ -25,6 +26,7 @@ export const MSG_CHANNEL = {
   vertexKey: 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）',
   zhipuKey: '智谱渠道密钥格式错误，应为 id.secret',
   baiduKey: '百度渠道密钥格式错误，应为 APIKey|SecretKey 或 access token',
+  tencentKey: '腾讯混元渠道密钥格式错误，应为 AppId|SecretId|SecretKey',
 } as const;
 
 const AWS_TYPE = 33;
@@ -201,6 +203,7 @@ const KEY_CHECKS: Record<number, { parse: (key: string) => unknown; message: str
   [VERTEX_TYPE]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
   15: { parse: baiduKey, message: MSG_CHANNEL.baiduKey },
   16: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
+  23: { parse: tencentKey, message: MSG_CHANNEL.tencentKey },
 };
 
 export function checkKey(type: number | undefined, key: string): void {
