@@ -142,6 +142,7 @@ describeEachDialect('channels', (dialect) => {
       [{ type: 16, key: 'no-dot-key' }, '智谱渠道密钥格式错误，应为 id.secret'],
       [{ type: 15, key: 'client|secret|extra' }, '百度渠道密钥格式错误，应为 APIKey|SecretKey 或 access token'],
       [{ type: 23, key: 'SecretId|SecretKey' }, '腾讯混元渠道密钥格式错误，应为 AppId|SecretId|SecretKey'],
+      [{ type: 18, key: 'appid|secret' }, '讯飞渠道密钥格式错误，应为 APPID|APISecret|APIKey'],
     ];
     for (const [overrides, message] of cases) {
       const res = await root.post('/api/channel/', channelBody(overrides));

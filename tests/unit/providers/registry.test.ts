@@ -3,7 +3,7 @@ import { CHANNEL_TYPES, channelFamily } from '../../../src/shared/channel-types'
 import { channelTypeSupports, providerFor, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
 /** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
-const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'xunfei', 'cohere', 'dify', 'mokaai', 'unsupported'];
+const UNSUPPORTED = ['midjourney', 'suno', 'palm', 'cohere', 'dify', 'mokaai', 'unsupported'];
 
 describe('provider registry', () => {
   it('has a provider for every relayable family and none for the others', () => {
@@ -36,6 +36,8 @@ describe('provider registry', () => {
     expect(channelTypeSupports(16, 'chat')).toBe(true);
     expect(channelTypeSupports(15, 'chat')).toBe(true);
     expect(channelTypeSupports(23, 'chat')).toBe(true);
+    expect(channelTypeSupports(18, 'chat')).toBe(true);
+    expect(channelTypeSupports(18, 'embeddings')).toBe(false);
     expect(channelTypeSupports(15, 'embeddings')).toBe(true);
     expect(channelTypeSupports(16, 'embeddings')).toBe(false);
   });

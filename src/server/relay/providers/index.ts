@@ -14,6 +14,7 @@ import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
 import { tencentProvider } from './tencent';
 import { vertexProvider } from './vertex';
+import { xunfeiProvider } from './xunfei';
 import { zhipuProvider } from './zhipu';
 import {
   aliProvider,
@@ -42,6 +43,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   aws: bedrockProvider,
   vertex: vertexProvider,
   tencent: tencentProvider,
+  xunfei: xunfeiProvider,
   zhipu: zhipuProvider,
   ollama: ollamaProvider,
   deepseek: deepseekProvider,

@@ -12,6 +12,7 @@ import { baiduKey } from '../../relay/providers/baidu/meta';
 import { bedrockKey } from '../../relay/providers/bedrock/meta';
 import { tencentKey } from '../../relay/providers/tencent/meta';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
+import { xunfeiKey } from '../../relay/providers/xunfei/meta';
 import { zhipuKey } from '../../relay/providers/zhipu/meta';
 import type { JsonField } from './channel.schema';
 
@@ -27,6 +28,7 @@ export const MSG_CHANNEL = {
   zhipuKey: '智谱渠道密钥格式错误，应为 id.secret',
   baiduKey: '百度渠道密钥格式错误，应为 APIKey|SecretKey 或 access token',
   tencentKey: '腾讯混元渠道密钥格式错误，应为 AppId|SecretId|SecretKey',
+  xunfeiKey: '讯飞渠道密钥格式错误，应为 APPID|APISecret|APIKey',
 } as const;
 
 const AWS_TYPE = 33;
@@ -203,6 +205,7 @@ const KEY_CHECKS: Record<number, { parse: (key: string) => unknown; message: str
   [VERTEX_TYPE]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
   15: { parse: baiduKey, message: MSG_CHANNEL.baiduKey },
   16: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
+  18: { parse: xunfeiKey, message: MSG_CHANNEL.xunfeiKey },
   23: { parse: tencentKey, message: MSG_CHANNEL.tencentKey },
 };
 
