@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { BAIDU_CLIENT_ID, BAIDU_KEY, startFakeBaidu, type FakeBaidu } from '../fakes/baidu';
-import { billedOnce, notBilled, setRatios, startBench, type Bench } from './harness';
+import { billedOnce, notBilled, readChatStream, setRatios, startBench, type Bench } from './harness';
 import { seedChannel, storeChannelKey } from './seed';
 
 const ERNIE = 'ERNIE-3.5-8K';
@@ -59,18 +59,9 @@ describeEachDialect('Baidu v1 channels (access token, ERNIE chat and stream, emb
   it('chat streamed: data events become chunks, is_end finishes, the last usage is billed', async () => {
     baidu.script({ text: 'one two three four', usage: { prompt: 20, completion: 8 } });
     const { quota } = await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: ERNIE, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } });
-      let text = '';
-      let usage: unknown;
-      let finish: string | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        if (chunk.usage) usage = chunk.usage;
-      }
-      expect(text).toBe('one two three four');
-      expect(finish).toBe('stop');
-      expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 });
+      const read = await readChatStream(await b.openai().chat.completions.create({ model: ERNIE, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }));
+      expect(read).toMatchObject({ text: 'one two three four', finish: 'stop', usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } });
+      expect(read.error).toBeUndefined();
     });
     expect(baidu.requests.at(-1)!.json).toMatchObject({ stream: true });
     expect(baidu.tokensIssued).toBe(1);

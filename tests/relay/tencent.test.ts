@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeTencent, TENCENT_KEY, TENCENT_SECRET_ID, type FakeTencent } from '../fakes/tencent';
-import { billedOnce, notBilled, setRatios, startBench, type Bench } from './harness';
+import { billedOnce, notBilled, readChatStream, setRatios, startBench, type Bench } from './harness';
 import { relayOf } from '../../src/server/relay/runtime';
 import { seedChannel, storeChannelKey } from './seed';
 
@@ -57,18 +57,9 @@ describeEachDialect('Tencent Hunyuan channels (TC3 signature, ChatCompletions)',
   it('chat streamed: Delta events become chunks; the last usage is billed', async () => {
     tencent.script({ text: 'one two three four', usage: { prompt: 20, completion: 8 } });
     const { quota } = await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } });
-      let text = '';
-      let usage: unknown;
-      let finish: string | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        if (chunk.usage) usage = chunk.usage;
-      }
-      expect(text).toBe('one two three four');
-      expect(finish).toBe('stop');
-      expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 });
+      const read = await readChatStream(await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }));
+      expect(read).toMatchObject({ text: 'one two three four', finish: 'stop', usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } });
+      expect(read.error).toBeUndefined();
     });
     expect(tencent.requests.at(-1)!.json).toMatchObject({ Stream: true });
     // (20 + 8 × 2) × 0.5

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeXunfei, XUNFEI_APP_ID, XUNFEI_KEY, type FakeXunfei } from '../fakes/xunfei';
-import { billedOnce, notBilled, setRatios, startBench, type Bench } from './harness';
+import { billedOnce, notBilled, readChatStream, setRatios, startBench, type Bench } from './harness';
 import { seedChannel, storeChannelKey } from './seed';
 
 const MODEL = 'SparkDesk-v3.5';
@@ -58,18 +58,9 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
   it('chat streamed: each frame a chunk, status 2 finishes; a model without a version takes the channel\'s', async () => {
     xunfei.script({ text: 'one two three four', usage: { prompt: 20, completion: 8 } });
     const { quota } = await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: 'SparkDesk', messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } });
-      let text = '';
-      let usage: unknown;
-      let finish: string | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        if (chunk.usage) usage = chunk.usage;
-      }
-      expect(text).toBe('one two three four');
-      expect(finish).toBe('stop');
-      expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 });
+      const read = await readChatStream(await b.openai().chat.completions.create({ model: 'SparkDesk', messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }));
+      expect(read).toMatchObject({ text: 'one two three four', finish: 'stop', usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } });
+      expect(read.error).toBeUndefined();
     });
     expect(xunfei.requests.at(-1)!.path).toBe('/v3.5/chat');
     // (20 + 8 × 1) × 1
@@ -85,13 +76,9 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
     });
     xunfei.script({ text: 'a b c d e f', streamErrorAfter: 3, usage: { prompt: 10, completion: 6 } });
     await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], stream: true });
-      let text = '';
-      const failure = await (async () => {
-        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-      })().catch((err: unknown) => err);
-      expect(String((failure as Error | undefined)?.message)).toContain('输入内容审核不通过');
-      expect(text).toBe('a b c ');
+      const read = await readChatStream(await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], stream: true }));
+      expect(String((read.error as Error | undefined)?.message)).toContain('输入内容审核不通过');
+      expect(read.text).toBe('a b c ');
     });
   });
 

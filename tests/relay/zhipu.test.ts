@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
 import { startFakeZhipu, ZHIPU_KEY, type FakeZhipu } from '../fakes/zhipu';
-import { billedOnce, notBilled, setRatios, startBench, type Bench } from './harness';
+import { billedOnce, notBilled, readChatStream, setRatios, startBench, type Bench } from './harness';
 import { seedChannel, storeChannelKey } from './seed';
 
 const MODEL = 'chatglm_pro';
@@ -59,18 +59,9 @@ describeEachDialect('Zhipu v3 channels (JWT from the key, invoke, sse-invoke)', 
   it('chat streamed: add events (a multi-line piece kept whole) become chunks; finish\'s meta usage billed', async () => {
     zhipu.script({ text: 'one two\nthree four', usage: { prompt: 20, completion: 8 } });
     const { quota } = await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } });
-      let text = '';
-      let usage: unknown;
-      let finish: string | null | undefined;
-      for await (const chunk of stream) {
-        text += chunk.choices[0]?.delta.content ?? '';
-        finish = chunk.choices[0]?.finish_reason ?? finish;
-        if (chunk.usage) usage = chunk.usage;
-      }
-      expect(text).toBe('one two\nthree four');
-      expect(finish).toBe('stop');
-      expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 });
+      const read = await readChatStream(await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }));
+      expect(read).toMatchObject({ text: 'one two\nthree four', finish: 'stop', usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } });
+      expect(read.error).toBeUndefined();
     });
     expect(zhipu.requests.at(-1)!.path).toBe(`/api/paas/v3/model-api/${MODEL}/sse-invoke`);
     // (20 + 8 × 2) × 0.5
@@ -89,13 +80,9 @@ describeEachDialect('Zhipu v3 channels (JWT from the key, invoke, sse-invoke)', 
   it('an error event ends the client\'s stream with an error; what was delivered is billed once', async () => {
     zhipu.script({ text: 'a b c d e f', streamErrorAfter: 3, usage: { prompt: 10, completion: 6 } });
     await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], stream: true });
-      let text = '';
-      const failure = await (async () => {
-        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-      })().catch((err: unknown) => err);
-      expect(String((failure as Error | undefined)?.message)).toContain('系统繁忙');
-      expect(text).toBe('a b c ');
+      const read = await readChatStream(await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }], stream: true }));
+      expect(String((read.error as Error | undefined)?.message)).toContain('系统繁忙');
+      expect(read.text).toBe('a b c ');
     });
   });
 

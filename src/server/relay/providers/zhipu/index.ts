@@ -3,24 +3,17 @@
  * answer and `add`/`finish` stream back as OpenAI chat. The JWT made from the key is added
  * by `authorize` (meta.ts).
  */
-import { type Provider, ProviderRequestError, type RelayMode } from '../types';
+import { chatOnlyProvider } from '../common/chat-only';
 import { zhipuKey, zhipuToken, zhipuUrl } from './meta';
 import { zhipuRequestBody } from './request';
 import { parseZhipuError, parseZhipuResponse } from './response';
 import { ZHIPU_META_FIELD, ZhipuToOpenAIStream } from './stream';
 
-const MODES: ReadonlySet<RelayMode> = new Set(['chat']);
-
-function assertChat(mode: RelayMode): void {
-  if (mode !== 'chat') throw new ProviderRequestError(`${mode} is not supported by Zhipu v3 channels`, 'not_supported');
-}
-
-export const zhipuProvider: Provider = {
+export const zhipuProvider = chatOnlyProvider({
   id: 'zhipu',
-  modes: MODES,
+  label: 'Zhipu v3',
 
-  buildRequest(mode, body, target, stream) {
-    assertChat(mode);
+  request(body, target, stream) {
     zhipuKey(target.key);
     const model = target.upstreamModel;
     const headers: Record<string, string> = stream ? { 'content-type': 'application/json', accept: 'text/event-stream' } : { 'content-type': 'application/json' };
@@ -32,16 +25,8 @@ export const zhipuProvider: Provider = {
     return { ...request, headers: { ...request.headers, authorization: token } };
   },
 
-  parseResponse(mode, json, target) {
-    assertChat(mode);
-    return parseZhipuResponse(json, target.upstreamModel);
-  },
-
-  createStream(mode, target, client) {
-    assertChat(mode);
-    return new ZhipuToOpenAIStream(target.upstreamModel, client.includeUsage);
-  },
-
+  response: (json, target) => parseZhipuResponse(json, target.upstreamModel),
+  stream: (target, includeUsage) => new ZhipuToOpenAIStream(target.upstreamModel, includeUsage),
   sseExtraField: ZHIPU_META_FIELD,
   parseError: parseZhipuError,
-};
+});
