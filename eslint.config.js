@@ -5,9 +5,10 @@ import tseslint from 'typescript-eslint';
 const PURE_PROVIDERS = 'Provider adaptors are pure: they import only src/shared, other provider files and the pure codec and signing packages listed in eslint.config.js.';
 /**
  * Packages a provider may use: wire codecs and signatures computed in memory, never I/O (AWS
- * SigV4 and event-stream framing from AWS's own SDK, JWT signing for Google service accounts).
+ * SigV4 and event-stream framing from AWS's own SDK, JWT signing for Google service accounts
+ * and Zhipu, Node's HMAC and SHA-256 for Tencent's TC3 signature).
  */
-const PURE_PACKAGES = ['@smithy/signature-v4', '@smithy/core/serde', '@smithy/core/event-streams', 'jose'];
+const PURE_PACKAGES = ['@smithy/signature-v4', '@smithy/core/serde', '@smithy/core/event-streams', 'jose', 'node:crypto'];
 const NOT_RELATIVE_NOR_PURE = `^(?!\\.\\.?/|(${PURE_PACKAGES.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$)`;
 
 export default tseslint.config(

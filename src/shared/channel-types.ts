@@ -144,7 +144,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     id: 15, name: 'Baidu Qianfan', label: '百度文心千帆', defaultBaseUrl: 'https://aip.baidubce.com', hasExtraFields: true, form: { key: true }, family: 'baidu', owner: 'baidu',
     defaultModels: ['ERNIE-4.0-8K', 'ERNIE-3.5-8K', 'ERNIE-Speed-8K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'ERNIE-Character-8K', 'ERNIE-Functions-8K', 'Embedding-V1'],
   },
-  { id: 16, name: 'Zhipu ChatGLM', label: '智谱 ChatGLM', defaultBaseUrl: 'https://open.bigmodel.cn', hasExtraFields: false, family: 'zhipu', owner: 'zhipu', defaultModels: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'] },
+  { id: 16, name: 'Zhipu ChatGLM', label: '智谱 ChatGLM', defaultBaseUrl: 'https://open.bigmodel.cn', hasExtraFields: true, form: { key: true }, family: 'zhipu', owner: 'zhipu', defaultModels: ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'] },
   {
     id: 17, name: 'Ali Qwen', label: '阿里通义千问', defaultBaseUrl: 'https://dashscope.aliyuncs.com', hasExtraFields: false, form: { other: true }, family: 'ali', owner: 'ali',
     defaultModels: ['qwen-turbo', 'qwen-plus', 'qwen-max', 'qwen-max-longcontext', 'qwen-long', 'text-embedding-v1', 'text-embedding-v3'],

@@ -139,6 +139,10 @@ describeEachDialect('channels', (dialect) => {
       [{ type: 41, key: '{"type":"service_account"}', other: 'us-central1' }, 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）'],
       [{ type: 33, key: 'AKIAEXAMPLE|secret' }, 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）'],
       [{ type: 33, key: 'AKIAEXAMPLE|secret|us-east-1\nnot-a-key' }, 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）'],
+      [{ type: 16, key: 'no-dot-key' }, '智谱渠道密钥格式错误，应为 id.secret'],
+      [{ type: 15, key: 'client|secret|extra' }, '百度渠道密钥格式错误，应为 APIKey|SecretKey 或 access token'],
+      [{ type: 23, key: 'SecretId|SecretKey' }, '腾讯混元渠道密钥格式错误，应为 AppId|SecretId|SecretKey'],
+      [{ type: 18, key: 'appid|secret' }, '讯飞渠道密钥格式错误，应为 APPID|APISecret|APIKey'],
     ];
     for (const [overrides, message] of cases) {
       const res = await root.post('/api/channel/', channelBody(overrides));

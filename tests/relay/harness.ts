@@ -103,3 +103,18 @@ export async function setRatios(b: Bench, modelRatios: Record<string, number>, c
   await setOption(b, 'ModelRatio', JSON.stringify({ ...options.json<Record<string, number>>('ModelRatio'), ...modelRatios }));
   await setOption(b, 'CompletionRatio', JSON.stringify({ ...options.json<Record<string, number>>('CompletionRatio'), ...completionRatios }));
 }
+
+/** What a client read from a streamed chat answer: the text, the usage chunk, the finish reason, the error that ended it. */
+export async function readChatStream(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>): Promise<{ text: string; usage?: OpenAI.CompletionUsage; finish?: string | null; error?: unknown }> {
+  const read: { text: string; usage?: OpenAI.CompletionUsage; finish?: string | null; error?: unknown } = { text: '' };
+  try {
+    for await (const chunk of stream) {
+      read.text += chunk.choices[0]?.delta.content ?? '';
+      read.finish = chunk.choices[0]?.finish_reason ?? read.finish;
+      if (chunk.usage) read.usage = chunk.usage;
+    }
+  } catch (err) {
+    read.error = err;
+  }
+  return read;
+}

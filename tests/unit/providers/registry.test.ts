@@ -3,7 +3,7 @@ import { CHANNEL_TYPES, RETIRED_CHANNEL_TYPES, channelFamily, channelTypeById, i
 import { channelTypeSupports, providerFor, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
 /** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
-const UNSUPPORTED = ['midjourney', 'suno', 'baidu', 'zhipu', 'xunfei', 'tencent', 'unsupported'];
+const UNSUPPORTED = ['midjourney', 'suno', 'unsupported'];
 
 describe('provider registry', () => {
   it('has a provider for every relayable family and none for the others', () => {
@@ -38,6 +38,13 @@ describe('provider registry', () => {
     expect(channelTypeSupports(37, 'embeddings')).toBe(false);
     expect(channelTypeSupports(44, 'embeddings')).toBe(true);
     expect(channelTypeSupports(44, 'chat')).toBe(false);
+    expect(channelTypeSupports(16, 'chat')).toBe(true);
+    expect(channelTypeSupports(15, 'chat')).toBe(true);
+    expect(channelTypeSupports(23, 'chat')).toBe(true);
+    expect(channelTypeSupports(18, 'chat')).toBe(true);
+    expect(channelTypeSupports(18, 'embeddings')).toBe(false);
+    expect(channelTypeSupports(15, 'embeddings')).toBe(true);
+    expect(channelTypeSupports(16, 'embeddings')).toBe(false);
   });
 
   it('relays no retired type (PaLM2), not even by the OpenAI fallback, and offers none', () => {

@@ -4,7 +4,7 @@
  * provider's converter, converts each chat chunk that one emits, and passes the relay's other
  * calls through. A subclass says what one chunk becomes and how the stream closes.
  */
-import type { SseEvent, StreamConverter, StreamStep, Usage } from '../providers/types';
+import type { SseEvent, StreamConverter, StreamStep, UpstreamError, Usage } from '../providers/types';
 
 export abstract class ChatStreamWrapper implements StreamConverter {
   /** `inner` is the provider's chat converter (created without include_usage: its usage arrives in steps). */
@@ -22,8 +22,8 @@ export abstract class ChatStreamWrapper implements StreamConverter {
     return { ...step, out };
   }
 
-  onChunk(text: string, whole: boolean): void {
-    this.inner.onChunk?.(text, whole);
+  onChunk(text: string, whole: boolean): UpstreamError | void {
+    return this.inner.onChunk?.(text, whole);
   }
 
   release(): void {

@@ -22,6 +22,7 @@ import { delivered, type Delivered, type RelayCall, type Route } from './call';
 import { relayStream } from './stream-relay';
 import { journalStreamProgress } from './settle';
 import { JsonArrayFraming } from '../stream/json-array';
+import { SseParser } from '../stream/sse-parser';
 import { countText } from './token-count';
 import { ERROR_BODY_LIMIT, headerValue, retryAfterSeconds } from './upstream-body';
 import { responsesInput, type ResponsesBridge } from '../responses/exchange';
@@ -166,7 +167,7 @@ export async function attempt(rt: RelayRuntime, call: RelayCall, channel: RelayC
             : inner;
       const framing = call.spec.jsonStream ? new JsonArrayFraming() : undefined;
       const streamed = await relayStream({
-        decoder: provider.streamDecoder?.(input.mode, target),
+        decoder: provider.streamDecoder?.(input.mode, target) ?? (provider.sseExtraField ? new SseParser({ extraField: provider.sseExtraField }) : undefined),
         call,
         reply,
         upstream: response,

@@ -130,9 +130,19 @@ export async function relayStream(args: StreamArgs): Promise<Delivered> {
    * the last step comes as one piece (see UpstreamBody), so a burst of small events costs one
    * parse and one client write, not one each.
    */
-  const onText = converter.onChunk ? (text: string, whole: boolean) => converter.onChunk!(text, whole) : undefined;
+  let chunkError: UpstreamError | undefined;
+  const onText = converter.onChunk
+    ? (text: string, whole: boolean) => {
+        const found = converter.onChunk!(text, whole);
+        if (found) chunkError = found;
+      }
+    : undefined;
   const convert = (chunk: Buffer): Buffer | undefined => {
     const events = parser.push(chunk, onText);
+    if (chunkError) {
+      upstreamError = chunkError;
+      return undefined;
+    }
     counter.nextChunk(chunk.length);
     // A chunk of plain events the converter passes on one for one goes out as its own bytes;
     // so does its start when the events at its end produce nothing (`[DONE]`, which the relay

@@ -4,6 +4,7 @@
  */
 import { type ChannelFamily, channelFamily } from '../../../shared/channel-types';
 import { azureProvider } from './azure';
+import { baiduProvider } from './baidu';
 import { bedrockProvider } from './bedrock';
 import { claudeProvider } from './claude';
 import { cohereProvider } from './cohere';
@@ -14,7 +15,10 @@ import { geminiProvider } from './gemini';
 import { mokaaiProvider } from './mokaai';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
+import { tencentProvider } from './tencent';
 import { vertexProvider } from './vertex';
+import { xunfeiProvider } from './xunfei';
+import { zhipuProvider } from './zhipu';
 import {
   aliProvider,
   baiduV2Provider,
@@ -35,11 +39,15 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   openai: openaiProvider,
   'openai-compatible': openaiCompatibleProvider,
   azure: azureProvider,
+  baidu: baiduProvider,
   custom: customProvider,
   claude: claudeProvider,
   gemini: geminiProvider,
   aws: bedrockProvider,
   vertex: vertexProvider,
+  tencent: tencentProvider,
+  xunfei: xunfeiProvider,
+  zhipu: zhipuProvider,
   ollama: ollamaProvider,
   deepseek: deepseekProvider,
   xai: xaiProvider,

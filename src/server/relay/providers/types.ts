@@ -140,6 +140,8 @@ export interface ParsedResponse {
 export interface SseEvent {
   event?: string;
   data: string;
+  /** The value of the parser's `extraField` line of this event, when it had one. */
+  extra?: string;
 }
 
 /** What a stream converter produced for one upstream event. */
@@ -175,8 +177,10 @@ export interface StreamConverter {
    * Called before the events of each upstream read with its decoded text; `whole`: every
    * event of it begins in it (none was begun by an earlier read). Lets a converter look for
    * markers once per read instead of once per event. Not kept: the text dies with the read.
+   * An upstream that answers a stream request with a plain JSON error body (Baidu) has no
+   * events to report it in: the converter answers the error here and the stream ends with it.
    */
-  onChunk?(text: string, whole: boolean): void;
+  onChunk?(text: string, whole: boolean): UpstreamError | void;
   /**
    * The relay is done with the steps handed out so far (called after each upstream read): a
    * converter that reuses a step drops what it refers to, so no event outlives its chunk.
@@ -282,6 +286,12 @@ export interface Provider {
   authorize?(request: UpstreamRequest, target: Target, services: CredentialServices): Promise<UpstreamRequest>;
   /** The decoder of this mode's upstream stream when it is not SSE (undefined: SSE). */
   streamDecoder?(mode: RelayMode, target: Target): StreamDecoder | undefined;
+  /**
+   * A field outside the SSE standard that this upstream's stream events carry and the
+   * converter needs (Zhipu v3's `meta:` line with the usage): the relay's SSE parser keeps it
+   * on the event as `extra`.
+   */
+  sseExtraField?: string;
   /**
    * `body` is the client's JSON (OpenAI shape; Claude's for `messages`). For `transcriptions`
    * and `translations` it holds the form fields as strings and the upload as a `Blob` in `file`.

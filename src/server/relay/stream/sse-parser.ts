@@ -28,6 +28,11 @@ export interface SseParserOptions {
    * (data lines joined with `\n`, dispatched on a blank line).
    */
   dataLinePerEvent?: boolean;
+  /**
+   * A field outside the SSE standard whose value is kept on the event as `extra` (Zhipu v3
+   * sends its usage in a `meta:` line of the `finish` event). Off: such lines are dropped.
+   */
+  extraField?: string;
 }
 
 const LF = 0x0a;
@@ -39,6 +44,8 @@ export class SseParser {
   private readonly decoder = new TextDecoder();
   private readonly maxLineBytes: number;
   private readonly dataLinePerEvent: boolean;
+  private readonly extraField: string | undefined;
+  private extra: string | undefined;
   /** Text of the unfinished line. */
   private partial = '';
   /** The previous chunk ended with CR: an LF starting the next one belongs to it. */
@@ -56,6 +63,7 @@ export class SseParser {
   constructor(options: SseParserOptions = {}) {
     this.maxLineBytes = options.maxLineBytes ?? MAX_SSE_LINE_BYTES;
     this.dataLinePerEvent = options.dataLinePerEvent ?? false;
+    this.extraField = options.extraField;
   }
 
   /**
@@ -104,7 +112,7 @@ export class SseParser {
       }
     }
     if (start < text.length) this.keep(text.slice(start));
-    this.atBoundary = this.partial === '' && this.data.length === 0 && this.eventName === undefined && chunk[chunk.length - 1] === LF;
+    this.atBoundary = this.partial === '' && this.data.length === 0 && this.eventName === undefined && this.extra === undefined && chunk[chunk.length - 1] === LF;
     this.lastChunkWasPlainEvents = startedAtBoundary && this.atBoundary && !hasCr && events.length > 0 && text.length === plainLength(events);
     return events;
   }
@@ -169,6 +177,8 @@ export class SseParser {
       this.dataValue(value, events);
     } else if (field === 'event') {
       this.eventName = value;
+    } else if (field === this.extraField) {
+      this.extra = value;
     }
     // `id` and `retry` mean nothing for a relayed answer.
   }
@@ -180,12 +190,15 @@ export class SseParser {
   }
 
   private dispatch(events: SseEvent[]): void {
-    if (this.data.length > 0) {
+    if (this.data.length > 0 || this.extra !== undefined) {
       const data = this.data.length === 1 ? this.data[0]! : this.data.join('\n');
-      events.push(this.eventName ? { event: this.eventName, data } : { data });
+      const event: SseEvent = this.eventName ? { event: this.eventName, data } : { data };
+      if (this.extra !== undefined) event.extra = this.extra;
+      events.push(event);
       this.data.length = 0;
     }
     this.eventName = undefined;
+    this.extra = undefined;
   }
 }
 

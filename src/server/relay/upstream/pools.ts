@@ -6,12 +6,14 @@
  * Timeouts: the wait for response headers is RELAY_TIMEOUT when set (else undici's 300 s);
  * body reading has no undici timeout — the relay runs its own inactivity timer
  * (STREAMING_TIMEOUT) so it can still finish and bill a stream that went silent.
+ * WebSocket upstreams (`ws://`, `wss://`) take websocket.ts, behind the same interface.
  */
 import { Pool, type Dispatcher } from 'undici';
 import type { UpstreamAbort } from './abort';
 import { UpstreamBody } from './body';
 import { ProxyDispatchers } from './proxy-dispatchers';
 import { withoutProxySecrets } from './proxy-url';
+import { websocketCall } from './websocket';
 
 /**
  * Connections per origin: not limited (as Go's default transport in the reference). A stream
@@ -128,6 +130,8 @@ export class UpstreamPools {
 
   /** Sends the request; resolves when the response headers arrived (the body is a stream). */
   async request(call: UpstreamCall): Promise<UpstreamResponse> {
+    // `ws://` and `wss://` (Xunfei Spark): one character looked at on the HTTP path.
+    if (call.url.charCodeAt(0) === 0x77) return websocketCall(call);
     const url = this.#split(call.url);
     let { headers, body } = call;
     if (body instanceof FormData) {

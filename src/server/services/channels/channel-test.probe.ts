@@ -14,6 +14,7 @@ import { authorize, channelKeyError } from '../../relay/pipeline/authorize';
 import type { RelayRuntime } from '../../relay/runtime';
 import { UpstreamAbort } from '../../relay/upstream/abort';
 import { channelTarget } from '../../relay/pipeline/target';
+import { WEBSOCKET_MESSAGES } from '../../relay/upstream/websocket';
 
 /** A test never waits longer than this unless RELAY_TIMEOUT says otherwise (a hung upstream must not stall "test all"). */
 export const TEST_TIMEOUT_MS = 60_000;
@@ -82,11 +83,14 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
       const error = provider.parseError(response.statusCode, text);
       throw fromUpstream({ ...error, message: MSG_PROBE.status(response.statusCode, error.message) });
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw fromUpstream({ status: 500, message: 'invalid upstream response: not JSON', type: 'upstream_error', code: 'bad_response_body' });
+    // A WebSocket answer (Xunfei) is its messages as events: the provider reads them itself.
+    let json: unknown = text;
+    if (response.headers['content-type'] !== WEBSOCKET_MESSAGES) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw fromUpstream({ status: 500, message: 'invalid upstream response: not JSON', type: 'upstream_error', code: 'bad_response_body' });
+      }
     }
     const parsed = provider.parseResponse(mode, json, target);
     if (parsed.error) throw fromUpstream(parsed.error);

@@ -8,8 +8,12 @@ import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
+import { baiduKey } from '../../relay/providers/baidu/meta';
 import { bedrockKey } from '../../relay/providers/bedrock/meta';
+import { tencentKey } from '../../relay/providers/tencent/meta';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
+import { xunfeiKey } from '../../relay/providers/xunfei/meta';
+import { zhipuKey } from '../../relay/providers/zhipu/meta';
 import type { JsonField } from './channel.schema';
 
 export const MSG_CHANNEL = {
@@ -21,6 +25,10 @@ export const MSG_CHANNEL = {
   vertexDefault: '部署地区必须包含default字段',
   awsKey: 'AWS 渠道密钥格式错误，应为 AccessKey|SecretAccessKey|Region（或 ApiKey|Region）',
   vertexKey: 'Vertex AI 渠道密钥必须是服务账号的 JSON 密钥（含 project_id、client_email 和 private_key）',
+  zhipuKey: '智谱渠道密钥格式错误，应为 id.secret',
+  baiduKey: '百度渠道密钥格式错误，应为 APIKey|SecretKey 或 access token',
+  tencentKey: '腾讯混元渠道密钥格式错误，应为 AppId|SecretId|SecretKey',
+  xunfeiKey: '讯飞渠道密钥格式错误，应为 APPID|APISecret|APIKey',
 } as const;
 
 const AWS_TYPE = 33;
@@ -192,12 +200,22 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
  * Keys whose format the relay parses are checked when saved (the same parsers), so a key the
  * channel could never use is refused here rather than failing every request.
  */
+const KEY_CHECKS: Record<number, { parse: (key: string) => unknown; message: string }> = {
+  [AWS_TYPE]: { parse: bedrockKey, message: MSG_CHANNEL.awsKey },
+  [VERTEX_TYPE]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
+  15: { parse: baiduKey, message: MSG_CHANNEL.baiduKey },
+  16: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
+  18: { parse: xunfeiKey, message: MSG_CHANNEL.xunfeiKey },
+  23: { parse: tencentKey, message: MSG_CHANNEL.tencentKey },
+};
+
 export function checkKey(type: number | undefined, key: string): void {
+  const check = type === undefined ? undefined : KEY_CHECKS[type];
+  if (!check) return;
   try {
-    if (type === AWS_TYPE) bedrockKey(key);
-    else if (type === VERTEX_TYPE) serviceAccount(key);
+    check.parse(key);
   } catch {
-    throw new AppError(type === AWS_TYPE ? MSG_CHANNEL.awsKey : MSG_CHANNEL.vertexKey);
+    throw new AppError(check.message);
   }
 }
 

@@ -1,0 +1,32 @@
+/**
+ * Zhipu ChatGLM, v3 model API (type 16): OpenAI chat in, Zhipu's `prompt` body out, its
+ * answer and `add`/`finish` stream back as OpenAI chat. The JWT made from the key is added
+ * by `authorize` (meta.ts).
+ */
+import { chatOnlyProvider } from '../common/chat-only';
+import { zhipuKey, zhipuToken, zhipuUrl } from './meta';
+import { zhipuRequestBody } from './request';
+import { parseZhipuError, parseZhipuResponse } from './response';
+import { ZHIPU_META_FIELD, ZhipuToOpenAIStream } from './stream';
+
+export const zhipuProvider = chatOnlyProvider({
+  id: 'zhipu',
+  label: 'Zhipu v3',
+
+  request(body, target, stream) {
+    zhipuKey(target.key);
+    const model = target.upstreamModel;
+    const headers: Record<string, string> = stream ? { 'content-type': 'application/json', accept: 'text/event-stream' } : { 'content-type': 'application/json' };
+    return { url: zhipuUrl(target, model, stream), method: 'POST', headers, body: JSON.stringify(zhipuRequestBody(body)), model };
+  },
+
+  async authorize(request, target) {
+    const token = await zhipuToken(zhipuKey(target.key));
+    return { ...request, headers: { ...request.headers, authorization: token } };
+  },
+
+  response: (json, target) => parseZhipuResponse(json, target.upstreamModel),
+  stream: (target, includeUsage) => new ZhipuToOpenAIStream(target.upstreamModel, includeUsage),
+  sseExtraField: ZHIPU_META_FIELD,
+  parseError: parseZhipuError,
+});
