@@ -35,8 +35,10 @@ async function main(): Promise<void> {
     // Readiness flips first: load balancers polling /readyz stop sending requests during the
     // delay, while this process still serves those that come; then the listener closes.
     app.startDraining();
-    app.server.log.info(`${signal}: not ready; stopping in ${config.drainDelaySeconds} s after the requests in flight`);
-    new Promise((resolve) => setTimeout(resolve, config.drainDelaySeconds * 1000))
+    // Ctrl-C in a terminal has no load balancer to wait for.
+    const delay = signal === 'SIGINT' ? 0 : config.drainDelaySeconds;
+    app.server.log.info(`${signal}: not ready; stopping in ${delay} s after the requests in flight`);
+    new Promise((resolve) => setTimeout(resolve, delay * 1000))
       .then(() => {
         // A drain that hangs ends the process anyway.
         const force = setTimeout(() => process.exit(1), 15_000);
