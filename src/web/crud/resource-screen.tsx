@@ -2,11 +2,14 @@
  * A declared resource's screen: its list, with the create or edit drawer on top when the
  * route asks for one (`/user/edit` creates, `/user/edit/:id` edits).
  */
+import { lazy } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { RESOURCES } from '../../../resources';
-import { NotFoundPage } from '../pages/not-found-page';
 import { ResourceFormDrawer } from './resource-form-drawer';
 import { ResourceList } from './resource-list';
+
+/** antd's Result is needed only for a name no declaration has: its own chunk, as in app.tsx. */
+const NotFoundPage = lazy(async () => ({ default: (await import('../pages/not-found-page')).NotFoundPage }));
 
 export function ResourceScreen({ name }: { name: string }) {
   const resource = RESOURCES.find((r) => r.name === name);

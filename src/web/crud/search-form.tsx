@@ -1,10 +1,13 @@
 /** The declared search fields; searching sends them as filters (the data provider picks the route). */
 import { SearchOutlined } from '@ant-design/icons';
-import { Button, DatePicker, Form, Input, InputNumber, Select, type FormProps } from 'antd';
-import type { Dayjs } from 'dayjs';
+import { Button, Form, Input, InputNumber, Select, type FormProps } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SearchFieldDef } from '../../shared/resources/definition';
 import { useOptions } from './use-options';
+
+/** Only lists with a time filter load the date picker. */
+const DateTimeSearch = lazy(() => import('./widgets/date-time-search'));
 
 /** Form.Item hands `value` and `onChange` to its child; both are passed on to the control. */
 interface ControlProps {
@@ -24,7 +27,12 @@ function SearchInput({ def, value, onChange }: ControlProps & { def: SearchField
   if (def.kind === 'select') return <SearchSelect def={def} placeholder={placeholder} style={style} value={value} onChange={onChange} />;
   if (def.kind === 'number') return <InputNumber placeholder={placeholder} style={style} value={value as number | undefined} onChange={onChange} />;
   if (def.kind === 'datetime') {
-    return <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" placeholder={placeholder} style={{ ...style, width: def.width ?? 200 }} value={value as Dayjs | undefined} onChange={onChange} />;
+    const sized = { ...style, width: def.width ?? 200 };
+    return (
+      <Suspense fallback={<Input placeholder={placeholder} style={sized} disabled />}>
+        <DateTimeSearch placeholder={placeholder} style={sized} value={value} onChange={onChange} />
+      </Suspense>
+    );
   }
   return <Input placeholder={placeholder} style={style} allowClear value={value as string | undefined} onChange={(e) => onChange?.(e.target.value)} />;
 }
