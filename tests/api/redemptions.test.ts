@@ -50,7 +50,7 @@ describeEachDialect('redemptions', (dialect) => {
 
   it('names an unnamed batch after its formatted quota', async () => {
     const reply = await createCodes({ name: '', quota: 100000, count: 1 });
-    expect((await rowByKey(reply.data[0])).name).toBe('＄0.200000');
+    expect((await rowByKey(reply.data[0])).name).toBe('$0.20');
     await s.app.ctx.options.setInternal('DisplayInCurrencyEnabled', 'false');
     try {
       const raw = await createCodes({ quota: 100000 });
