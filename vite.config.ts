@@ -19,7 +19,7 @@ const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 const PURE_COMMONJS = /[\\/]node_modules[\\/](papaparse|error-stack-parser|stackframe)[\\/]/;
 
 export default defineConfig({
-  plugins: [react(), precompress('dist/web')],
+  plugins: [react(), precompress()],
   publicDir: 'src/web/public',
   build: {
     outDir: 'dist/web',

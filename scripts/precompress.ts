@@ -5,7 +5,7 @@
  * anything per request. A copy that would not be smaller is not written.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
@@ -21,10 +21,18 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-export function precompress(outDir: string): Plugin {
+/**
+ * Compresses what the build wrote: `dir` when given, else the resolved `build.outDir`, so a
+ * build with `--outDir` (the browser tests build into their own folder) is followed.
+ */
+export function precompress(dir?: string): Plugin {
+  let outDir = dir ?? '';
   return {
     name: 'switchyard-precompress',
     apply: 'build',
+    configResolved(config) {
+      outDir = dir ?? resolve(config.root, config.build.outDir);
+    },
     closeBundle() {
       for (const file of files(outDir)) {
         if (!TEXT.test(file)) continue;
