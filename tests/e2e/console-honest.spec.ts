@@ -115,6 +115,15 @@ test('the usage log in English, light and dark', async ({ page }) => {
     await expect(detail).toContainText('$0.0003');
     await snap(page, `log-detail-en-${theme}`);
   }
+  // On a phone the opened detail stacks its lines within the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await rowWith(page, 'e2e-unlimited').locator('.ant-table-row-expand-icon').click();
+  const detail = page.getByTestId('row-detail');
+  await expect(detail).toContainText('Channels tried (in order)');
+  const box = (await detail.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await snap(page, 'log-detail-en-dark-mobile');
   await prefer(page, 'zh');
 });
 

@@ -17,7 +17,7 @@ const DETAILS: Record<RowDetailName, (row: Row, format: DetailFormat) => DetailI
 
 function RowDetail({ items, t }: { items: DetailItem[]; t: (key: string) => string }) {
   return (
-    <Descriptions size="small" bordered column={{ xs: 1, sm: 1, md: 2, xl: 3 }} className="sy-row-detail" data-testid="row-detail">
+    <Descriptions size="small" bordered column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 3 }} className="sy-row-detail" data-testid="row-detail">
       {items.map((item) => (
         <Descriptions.Item key={item.labelKey} label={t(item.labelKey)}>
           <span className="sy-row-detail-value">{item.value}</span>
@@ -32,6 +32,8 @@ export function rowExpansion(expand: ExpandDef | undefined, quota: QuotaView, t:
   if (!expand) return undefined;
   const format: DetailFormat = { quota: (value) => displayQuota(value, quota) };
   return {
+    // A fixed expand column keeps the opened detail at the visible width of a wide table.
+    fixed: 'left',
     rowExpandable: (row) => matches(expand.when, row),
     expandedRowRender: (row) => <RowDetail items={DETAILS[expand.detail](row, format)} t={t} />,
   };
