@@ -45,6 +45,8 @@ export const logsResource = defineResource({
       { field: 'channel', kind: 'number', placeholderKey: 'logs.search.channel', width: 110, minRole: ADMIN },
     ],
   },
+  // Consume rows open to their billing breakdown (ratios, tokens, formula, timing, channels).
+  expand: { detail: 'log-billing', when: { field: 'type', in: [2] } },
   stats: {
     path: 'stat',
     items: [

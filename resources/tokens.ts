@@ -52,7 +52,7 @@ export const tokensResource = defineResource({
       renderer: 'stat-tags',
       items: [
         { field: 'used_quota', labelKey: 'tokens.fields.used', format: 'quota', color: 'orange' },
-        { field: 'remain_quota', labelKey: 'tokens.fields.remaining', format: 'quota', color: 'green' },
+        { field: 'remain_quota', labelKey: 'tokens.fields.remaining', format: 'quota', color: 'green', unlimitedField: 'unlimited_quota' },
       ],
     },
     {

@@ -13,6 +13,7 @@ export const STORAGE_KEYS = {
   aff: 'aff',
   footerHtml: 'footer_html',
   chats: 'chats',
+  noticeClosed: 'notice_close_date',
 } as const;
 
 /** Status fields the seed also keeps under their own names. */

@@ -48,14 +48,14 @@ describeEachDialect('redemptions', (dialect) => {
     expect(Math.abs(Number(row.created_time) - Date.now() / 1000)).toBeLessThan(10);
   });
 
-  it('names an unnamed batch after its formatted quota', async () => {
+  it('names an unnamed batch after its quota as the console shows it', async () => {
     const reply = await createCodes({ name: '', quota: 100000, count: 1 });
-    expect((await rowByKey(reply.data[0])).name).toBe('＄0.200000');
+    expect((await rowByKey(reply.data[0])).name).toBe('$0.20');
     await s.app.ctx.options.setInternal('DisplayInCurrencyEnabled', 'false');
     try {
       const raw = await createCodes({ quota: 100000 });
       expect(raw.data).toHaveLength(1);
-      expect((await rowByKey(raw.data[0])).name).toBe('100000');
+      expect((await rowByKey(raw.data[0])).name).toBe('100,000');
     } finally {
       await s.app.ctx.options.setInternal('DisplayInCurrencyEnabled', 'true');
     }

@@ -7,8 +7,8 @@
  * and with the browser told to ignore it, so the sanitiser is proven on its own. Another test
  * proves the policy on its own (inline script put into the page directly is refused).
  *
- * No screen requests /api/notice yet, so the Notice is stored but never shown; the test fails
- * if a screen starts requesting it without showing its (sanitised) content.
+ * The Notice opens as a dialog on the home page; any page that requests /api/notice must show
+ * its (sanitised) content, so a screen that fetches it without showing it fails too.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { setOptions, signInRoot } from './gateway-helpers';
@@ -30,7 +30,7 @@ const PAYLOADS: Record<string, (tag: string) => string> = {
 
 /** Pages to open, and which settings each shows (the footer is on every page). */
 const PAGES: { path: string; shows: Setting[] }[] = [
-  { path: '/', shows: ['HomePageContent', 'Footer'] },
+  { path: '/', shows: ['HomePageContent', 'Footer', 'Notice'] },
   { path: '/about', shows: ['About', 'Footer'] },
   { path: '/pricing', shows: ['Footer'] },
   { path: '/token', shows: ['Footer'] },
@@ -63,6 +63,7 @@ async function watch(page: Page): Promise<Watch> {
 /** Opens every page, clicks every planted link, and checks that nothing ran. */
 async function openPagesAndCheck(page: Page, w: Watch, payload: string): Promise<void> {
   for (const { path, shows } of PAGES) {
+    w.noticeRequested = false;
     await page.goto(path);
     for (const setting of shows) await expect(page.getByText(marker(setting, payload), { exact: true })).toBeVisible();
     if (w.noticeRequested) await expect(page.getByText(marker('Notice', payload), { exact: true })).toBeVisible();

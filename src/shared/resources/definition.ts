@@ -95,6 +95,8 @@ export interface StatTagItem {
   labelKey: string;
   format: 'quota' | 'number';
   color?: string;
+  /** A quota shown as "unlimited" (never a number) on rows where this boolean field is true. */
+  unlimitedField?: string;
 }
 
 export interface ColumnDef extends ColumnExtras {

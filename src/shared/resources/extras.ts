@@ -239,7 +239,31 @@ export interface DownloadDef {
   fileName: string;
 }
 
+// ---------------------------------------------------------------- expandable rows
+
+/** Row detail models the console registers by name (src/web/crud/row-detail.tsx). */
+export type RowDetailName = 'log-billing';
+
+/** One labelled line of a row's expanded detail. */
+export interface DetailItem {
+  labelKey: string;
+  value: string;
+}
+
+/** How a detail model formats what depends on the site's display settings. */
+export interface DetailFormat {
+  quota: (quota: number) => string;
+}
+
+/** A row that opens to show a named detail model, on rows where `when` holds (default all). */
+export interface ExpandDef {
+  detail: RowDetailName;
+  when?: Conditions;
+}
+
 export interface ResourceExtras {
+  /** Rows open in place to show more (the usage log's billing breakdown). */
+  expand?: ExpandDef;
   /** The collection path for administrators (logs, tasks): others use `api`. */
   adminApi?: string;
   toggles?: ListToggleDef[];

@@ -94,7 +94,8 @@ const RENDERERS: Record<RendererName, Renderer> = {
     <Space size={[4, 4]} wrap>
       {(column.items ?? []).map((item) => {
         const raw = Number(row[item.field] ?? 0);
-        const shown = item.format === 'quota' ? displayQuota(raw, quota) : raw.toLocaleString('en-US');
+        const unlimited = item.unlimitedField && row[item.unlimitedField] === true ? t('quota.unlimited') : undefined;
+        const shown = item.format === 'quota' ? displayQuota(raw, quota, { unlimited }) : raw.toLocaleString('en-US');
         return (
           <Tag key={item.field} color={item.color} bordered={false}>
             {t(item.labelKey)}: {shown}

@@ -26,6 +26,7 @@ import { loadColumnPrefs, loadPageSize, saveColumnPrefs, savePageSize, visibleCo
 import { quotaView } from './quota-format';
 import { renderCell } from './renderers';
 import { isSoftDeleted, RowActions } from './row-actions';
+import { rowExpansion } from './row-detail';
 import { SearchForm } from './search-form';
 import { StatStrip } from './stat-strip';
 import { useActionRunner } from './use-action-runner';
@@ -128,6 +129,7 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
         size="middle"
         columns={columns}
         scroll={{ x: 'max-content' }}
+        expandable={rowExpansion(resource.expand, quota, t)}
         rowClassName={(row) => (isSoftDeleted(resource, row) ? 'sy-row-deleted' : '')}
         rowSelection={
           batchActions.length

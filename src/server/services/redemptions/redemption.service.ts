@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Page, PageRequest } from '../../../shared/api/envelope';
-import { formatQuota } from '../../../shared/quota';
+import { quotaAmount } from '../../../shared/quota';
 import type { AppContext } from '../../context';
 import { toPage } from '../../db/query-helpers';
 import type { RedemptionRow } from '../../db/tables';
@@ -44,10 +44,10 @@ export function newRedemptionKey(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** The trimmed name, or the formatted quota (`＄0.200000`) when it is empty. */
+/** The trimmed name, or the quota as the console shows it (`$0.20`) when it is empty. */
 function nameOrQuota(ctx: AppContext, name: string | undefined, quota: number): string {
   const trimmed = (name ?? '').trim();
-  return trimmed || formatQuota(quota, quotaDisplay(ctx));
+  return trimmed || quotaAmount(quota, quotaDisplay(ctx));
 }
 
 async function redemptionOrFail(ctx: AppContext, id: number): Promise<RedemptionRow> {

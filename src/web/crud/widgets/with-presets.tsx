@@ -21,7 +21,7 @@ interface WithPresetsProps {
 export function WithPresets({ def, value, onChange, placeholder, id }: WithPresetsProps) {
   const { t } = useTranslation();
   const view = quotaView(usePublicStatus());
-  const label = (v: unknown, key?: string) => (key ? t(key) : def.kind === 'quota' ? displayQuota(Number(v), view, 0) : String(v));
+  const label = (v: unknown, key?: string) => (key ? t(key) : def.kind === 'quota' ? displayQuota(Number(v), view, { minDigits: 0 }) : String(v));
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={8}>
       {def.kind === 'quota' ? (

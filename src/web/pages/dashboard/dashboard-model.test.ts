@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { bucketsBetween, bucketStart, currencyDigits, defaultRange, modelTotals, OTHER_MODELS, seriesOf, summarize, type UsageRow } from './dashboard-model';
+import { bucketsBetween, bucketStart, defaultRange, modelTotals, OTHER_MODELS, seriesOf, summarize, type UsageRow } from './dashboard-model';
 
 const at = (text: string) => dayjs(text).unix();
 const rows: UsageRow[] = [
@@ -46,13 +46,5 @@ describe('dashboard model', () => {
     const s = seriesOf(rows, { granularity: 'day', metric: 'count', range: { start: at('2031-05-04T08:00:00'), end: at('2031-05-06T08:00:00') } });
     expect(s.buckets).toHaveLength(3);
     expect(s.values[s.models.indexOf('a')]).toEqual([0, 2, 3]);
-  });
-
-  it('shows enough decimals for small amounts', () => {
-    expect(currencyDigits(12.5)).toBe(2);
-    expect(currencyDigits(0.5)).toBe(2);
-    expect(currencyDigits(0.004)).toBe(4);
-    expect(currencyDigits(0.0000001)).toBe(6);
-    expect(currencyDigits(0)).toBe(2);
   });
 });

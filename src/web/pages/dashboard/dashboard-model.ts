@@ -107,9 +107,3 @@ export function seriesOf(rows: readonly UsageRow[], { granularity, metric, range
   }
   return { buckets, models, values };
 }
-
-/** Decimals that keep small currency amounts readable: 2, or up to 6 for amounts under a cent. */
-export function currencyDigits(largest: number): number {
-  if (!(largest > 0) || largest >= 1) return 2;
-  return Math.min(6, Math.max(2, Math.ceil(-Math.log10(largest)) + 1));
-}

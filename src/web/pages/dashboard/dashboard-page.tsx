@@ -11,7 +11,7 @@ import { isAdmin } from '../../auth-provider';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { useStoredUser } from '../../state/use-stored-user';
-import { currencyDigits, defaultRange, modelTotals, seriesOf, summarize, type Granularity, type Metric } from './dashboard-model';
+import { defaultRange, modelTotals, seriesOf, summarize, type Granularity, type Metric } from './dashboard-model';
 import { ModelShare } from './model-share';
 import { StackedBarChart } from './stacked-bar-chart';
 import { useUsageData } from './use-usage-data';
@@ -48,9 +48,7 @@ export function DashboardPage() {
   };
   const summary = useMemo(() => summarize(rows, range[0].unix(), range[1].unix()), [rows, range]);
   const series = useMemo(() => seriesOf(rows, { granularity, metric, range: { start: range[0].unix(), end: range[1].unix() } }), [rows, granularity, metric, range]);
-  // Small spends (a few requests) keep their cents' fractions readable.
-  const digits = view.inCurrency ? currencyDigits(summary.quota / view.perUnit) : 0;
-  const quotaText = (v: number) => displayQuota(v, view, digits);
+  const quotaText = (v: number) => displayQuota(v, view);
   const format = (v: number) => (metric === 'quota' ? quotaText(v) : Math.round(v).toLocaleString('en-US'));
 
   if (!status.enable_data_export) return <Result status="info" title={t('dashboard.disabled')} subTitle={t('dashboard.disabledHint')} />;

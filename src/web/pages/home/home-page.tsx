@@ -1,11 +1,12 @@
 /**
  * `/`: the configured HomePageContent (Markdown, or a URL shown in a frame); without one,
- * a welcome with the site's status and sign-in methods.
+ * a welcome with the site's status and sign-in methods. The site notice opens above it.
  */
 import { Button, Card, Col, Descriptions, Row, Space, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { MarkdownOrFrame } from '../../components/markdown-or-frame';
+import { NoticeDialog } from '../../components/notice-dialog';
 import { useContent } from '../../components/use-content';
 import { buildTopLinks } from '../../layout/nav-model';
 import { isRouted } from '../../routes';
@@ -86,6 +87,10 @@ function DefaultHome() {
 export function HomePage() {
   const { t } = useTranslation();
   const { content, loading } = useContent('/api/home_page_content');
-  if (loading) return <Spin className="sy-page-spinner" />;
-  return content ? <MarkdownOrFrame content={content} title={t('nav.home')} /> : <DefaultHome />;
+  return (
+    <>
+      <NoticeDialog />
+      {loading ? <Spin className="sy-page-spinner" /> : content ? <MarkdownOrFrame content={content} title={t('nav.home')} /> : <DefaultHome />}
+    </>
+  );
 }
