@@ -1,19 +1,28 @@
-/** The codes a create just generated (redemption codes), with one button to copy them all. */
-import { CopyOutlined } from '@ant-design/icons';
+/**
+ * The codes a create just generated (redemption codes), shown once: copied all at once or
+ * downloaded as a text file, one code a line (named after what was created, as the reference does).
+ */
+import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Button, Input, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useCopy } from '../components/use-copy';
+import { saveBlob } from '../wire/save-blob';
 
-export function CreatedListDialog({ items }: { items: string[] }) {
+export function CreatedListDialog({ items, fileName }: { items: string[]; fileName: string }) {
   const { t } = useTranslation();
   const copy = useCopy();
   const text = items.join('\n');
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="created-list">
       <Input.TextArea value={text} readOnly autoSize={{ minRows: 2, maxRows: 10 }} className="sy-mono" />
-      <Button icon={<CopyOutlined />} onClick={() => void copy(text)}>
-        {t('crud.actions.copyAll')}
-      </Button>
+      <Space wrap>
+        <Button icon={<CopyOutlined />} onClick={() => void copy(text)}>
+          {t('crud.actions.copyAll')}
+        </Button>
+        <Button icon={<DownloadOutlined />} onClick={() => saveBlob(new Blob([`${text}\n`], { type: 'text/plain;charset=utf-8' }), fileName)} data-testid="created-list-download">
+          {t('crud.actions.downloadTxt')}
+        </Button>
+      </Space>
     </Space>
   );
 }

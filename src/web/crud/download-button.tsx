@@ -12,19 +12,7 @@ import type { DownloadDef } from '../../shared/resources/extras';
 import { wireDeps } from '../state/wire';
 import { downloadFile, formatBytes } from '../wire/download';
 import { filtersToQuery, joinPath } from '../wire/mappings';
-
-/** Hands a blob to the browser as a file download. */
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // After the click has handed the file over.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+import { saveBlob } from '../wire/save-blob';
 
 export function DownloadButton({ download, api, filters }: { download: DownloadDef; api: string; filters: CrudFilter[] }) {
   const { t } = useTranslation();

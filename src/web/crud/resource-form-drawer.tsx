@@ -38,7 +38,8 @@ export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceForm
     onMutationSuccess: ({ data }) => {
       // Generated codes come back as a list of strings: show them once, to copy.
       if (mode === 'create' && resource.createdListTitleKey && Array.isArray(data) && data.every((k) => typeof k === 'string')) {
-        modal.info({ title: t(resource.createdListTitleKey), width: 560, content: <CreatedListDialog items={data as string[]} />, okText: t('common.ok') });
+        const name = String(form.getFieldValue('name') ?? '').trim() || resource.name;
+        modal.info({ title: t(resource.createdListTitleKey), width: 560, content: <CreatedListDialog items={data as string[]} fileName={`${name}.txt`} />, okText: t('common.ok') });
       }
       onClose();
     },
