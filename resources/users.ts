@@ -4,6 +4,7 @@
  * enable, disable or delete through `POST /api/user/manage`.
  */
 import { defineResource, type Condition } from '../src/shared/resources/definition';
+import { ROLE_ROOT } from '../src/shared/roles';
 
 const ROOT_ROW: Condition = { field: 'role', in: [100] };
 const GROUPS = { kind: 'fetch', url: '/api/group/' } as const;
@@ -109,7 +110,7 @@ export const usersResource = defineResource({
     ],
   },
   rowActions: [
-    { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit' },
+    { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit', viewerOutranks: 'role' },
     {
       key: 'promote',
       kind: 'request',
@@ -117,6 +118,8 @@ export const usersResource = defineResource({
       endpoint: 'manage',
       body: manage('promote'),
       confirm: { titleKey: 'users.confirm.promote' },
+      // Only root makes or unmakes administrators.
+      minRole: ROLE_ROOT,
       visibleWhen: { field: 'role', in: [1] },
     },
     {
@@ -126,6 +129,8 @@ export const usersResource = defineResource({
       endpoint: 'manage',
       body: manage('demote'),
       confirm: { titleKey: 'users.confirm.demote' },
+      // Only root makes or unmakes administrators.
+      minRole: ROLE_ROOT,
       visibleWhen: { field: 'role', in: [10] },
     },
     {
@@ -134,6 +139,7 @@ export const usersResource = defineResource({
       labelKey: 'users.actions.disable',
       endpoint: 'manage',
       body: manage('disable'),
+      viewerOutranks: 'role',
       visibleWhen: { field: 'status', in: [1] },
       disabledWhen: ROOT_ROW,
     },
@@ -143,6 +149,7 @@ export const usersResource = defineResource({
       labelKey: 'users.actions.enable',
       endpoint: 'manage',
       body: manage('enable'),
+      viewerOutranks: 'role',
       visibleWhen: { field: 'status', notIn: [1] },
       disabledWhen: { field: 'status', in: [3] },
     },
@@ -152,6 +159,7 @@ export const usersResource = defineResource({
       labelKey: 'users.actions.delete',
       endpoint: 'manage',
       body: manage('delete'),
+      viewerOutranks: 'role',
       danger: true,
       confirm: { titleKey: 'users.confirm.deleteTitle', contentKey: 'users.confirm.deleteContent' },
       disabledWhen: ROOT_ROW,

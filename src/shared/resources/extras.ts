@@ -161,6 +161,12 @@ export interface FormFieldExtras {
  */
 export interface RowActionExtras {
   minRole?: number;
+  /**
+   * A role field of the row: the action is offered only when the signed-in user outranks the
+   * row (or is root), as the server allows — an administrator gets no actions on other
+   * administrators or on root.
+   */
+  viewerOutranks?: string;
   template?: string;
   pickField?: string;
   pickQuery?: string;

@@ -7,6 +7,7 @@ import { App, Button, Dropdown, Popconfirm, Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useStoredUser } from '../state/use-stored-user';
+import { ROLE_ROOT } from '../../shared/roles';
 import type { ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
 import { matches } from './conditions';
 
@@ -23,6 +24,12 @@ export function isSoftDeleted(resource: ResourceDefinition, row: Row): boolean {
   return Boolean(resource.softDelete && matches({ field: resource.softDelete.field, present: true }, row));
 }
 
+/** Whether the signed-in user (`role`) may act on `row` by its role field (see `viewerOutranks`). */
+export function outranks(role: number, field: string | undefined, row: Row): boolean {
+  if (field === undefined || role >= ROLE_ROOT) return true;
+  return Number(row[field] ?? 0) < role;
+}
+
 export function RowActions({ resource, row, busy, run }: RowActionsProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -30,7 +37,7 @@ export function RowActions({ resource, row, busy, run }: RowActionsProps) {
   const role = useStoredUser()?.role ?? 0;
   if (isSoftDeleted(resource, row)) return <Tag color="default">{t(resource.softDelete!.labelKey)}</Tag>;
 
-  const actions = (resource.rowActions ?? []).filter((a) => matches(a.visibleWhen, row) && (a.minRole === undefined || role >= a.minRole));
+  const actions = (resource.rowActions ?? []).filter((a) => matches(a.visibleWhen, row) && (a.minRole === undefined || role >= a.minRole) && outranks(role, a.viewerOutranks, row));
   const trigger = (action: RowActionDef) => {
     if (action.kind === 'edit' && resource.routes.edit) navigate(resource.routes.edit.replace(':id', String(row.id)));
     else void run(action, row);
