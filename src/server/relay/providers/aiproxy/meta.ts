@@ -3,6 +3,7 @@
  * `/api/library/ask`, authorised by the account key as Bearer. Which knowledge base answers is
  * the channel's `other` field (its library id), as in the reference.
  */
+import { bearerJsonHeaders } from '../common/headers';
 import { joinUrl } from '../common/urls';
 import { ChannelKeyError, type Target } from '../types';
 
@@ -11,9 +12,7 @@ export function aiproxyAskUrl(target: Target): string {
 }
 
 export function aiproxyHeaders(target: Target, stream: boolean): Record<string, string> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
-  if (stream) headers.Accept = 'text/event-stream';
-  return headers;
+  return bearerJsonHeaders(target.key, stream);
 }
 
 /** The knowledge base the channel asks: without one the upstream cannot answer, a fault of the channel. */
