@@ -18,11 +18,12 @@ const REFERENCES = '\n\n参考文档：\n1. [Switchyard manual](https://docs.exa
 describeEachDialect('AI Proxy Library channels', (dialect) => {
   let fake: FakeAiproxy;
   let b: Bench;
+  let channel: number;
   beforeAll(async () => {
     fake = await startFakeAiproxy();
     b = await startBench(dialect);
     await setRatios(b, { [MODEL]: 1, [OTHER_LIBRARY]: 1 }, { [MODEL]: 2 });
-    await seedChannel(b.s, { type: 21, base_url: fake.url, key: 'ap-fake-good', other: 'lib-42', models: MODEL });
+    channel = await seedChannel(b.s, { type: 21, base_url: fake.url, key: 'ap-fake-good', other: 'lib-42', models: MODEL });
     await seedChannel(b.s, { type: 21, base_url: fake.url, key: 'ap-fake-good', other: 'lib-unknown', models: OTHER_LIBRARY });
   });
   afterAll(async () => {
@@ -34,6 +35,14 @@ describeEachDialect('AI Proxy Library channels', (dialect) => {
   // Local count: the chat prompt as the relay counts it, the answer (references included) as text.
   const expected = (messages: { role: 'system' | 'user' | 'assistant'; content: string }[], answer: string) =>
     countChatPromptTokens({ messages }, MODEL) + countTokens(answer, MODEL) * 2;
+
+  it('the console\'s channel test asks the library and passes on the local count (the API has no usage)', async () => {
+    const seen = fake.requests.length;
+    const res = await (await b.s.root()).get(`/api/channel/test/${channel}?model=${MODEL}`);
+    expect(res.body).toMatchObject({ success: true });
+    expect(fake.requests.length).toBe(seen + 1);
+    expect(fake.requests.at(-1)!.json).toMatchObject({ model: MODEL, libraryId: 'lib-42' });
+  });
 
   it('not streamed: the last user message asked of the library, references appended, billed by the local count', async () => {
     fake.script({ text: 'Switchyard relays requests to providers.' });

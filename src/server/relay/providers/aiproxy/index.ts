@@ -14,6 +14,7 @@ import { AiproxyToOpenAIStream } from './stream';
 export const aiproxyProvider: Provider = {
   id: 'aiproxy',
   modes: new Set(['chat']),
+  usageCountedLocally: true,
 
   buildRequest(mode, body, target, stream) {
     if (mode !== 'chat') throw new ProviderRequestError(`${mode} is not supported by this channel type`, 'not_supported');
