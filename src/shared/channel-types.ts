@@ -31,6 +31,7 @@ export type ChannelFamily =
   | 'cohere'
   | 'minimax'
   | 'dify'
+  | 'aiproxy'
   | 'jina'
   | 'cloudflare'
   | 'siliconflow'
@@ -161,7 +162,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     id: 20, name: 'OpenRouter', defaultBaseUrl: 'https://openrouter.ai/api', hasExtraFields: false, family: 'openai-compatible', owner: 'openrouter',
     defaultModels: ['openai/gpt-4o', 'openai/gpt-4o-mini', 'anthropic/claude-3.5-sonnet', 'google/gemini-2.0-flash-001', 'deepseek/deepseek-chat', 'meta-llama/llama-3.1-70b-instruct'],
   },
-  { id: 21, name: 'AI Proxy Library', label: '知识库：AI Proxy', defaultBaseUrl: 'https://api.aiproxy.io', hasExtraFields: true, form: { other: true }, family: 'unsupported', owner: 'aiproxy', defaultModels: [] },
+  { id: 21, name: 'AI Proxy Library', label: '知识库：AI Proxy', defaultBaseUrl: 'https://api.aiproxy.io', hasExtraFields: true, form: { other: true }, family: 'aiproxy', owner: 'aiproxy', defaultModels: [] },
   { id: 22, name: 'FastGPT', label: '知识库：FastGPT', defaultBaseUrl: 'https://fastgpt.run/api/openapi', hasExtraFields: true, form: { baseUrl: true }, family: 'openai-compatible', owner: 'fastgpt', defaultModels: [] },
   { id: 23, name: 'Tencent Hunyuan', label: '腾讯混元', defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com', hasExtraFields: true, form: { key: true }, family: 'tencent', owner: 'tencent', defaultModels: ['hunyuan-lite', 'hunyuan-standard', 'hunyuan-standard-256K', 'hunyuan-pro', 'hunyuan-turbo'] },
   { id: 24, name: 'Google Gemini', defaultBaseUrl: 'https://generativelanguage.googleapis.com', hasExtraFields: false, family: 'gemini', owner: 'google gemini', defaultModels: GEMINI_MODELS },

@@ -26,6 +26,8 @@ const DOMAINS: Record<string, string> = { 'v1.1': 'lite', 'v2.1': 'generalv2', '
 export interface XunfeiRequest {
   path: string;
   query: URLSearchParams;
+  /** The caller's port as the fake saw it (a proxy's, when the call came through one). */
+  remotePort?: number;
   json: { header?: { app_id?: string }; parameter?: { chat?: Record<string, unknown> }; payload?: { message?: { text?: { role: string; content: string }[] } } };
 }
 
@@ -126,7 +128,7 @@ export async function startFakeXunfei(): Promise<FakeXunfei> {
           ws.close(1000);
           return;
         }
-        const request: XunfeiRequest = { path: url.pathname, query: url.searchParams, json };
+        const request: XunfeiRequest = { path: url.pathname, query: url.searchParams, remotePort: req.socket.remotePort, json };
         fake.requests.push(request);
         if (json.header?.app_id !== XUNFEI_APP_ID) return void (ws.send(frame('', 2, '', 0, undefined, 10313, 'appid cannot match apikey')), ws.close(1000));
         if (json.parameter?.chat?.domain !== DOMAINS[version!]) return void (ws.send(frame('', 2, '', 0, undefined, 10404, 'domain does not match the version of the url')), ws.close(1000));

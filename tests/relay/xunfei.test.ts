@@ -2,10 +2,12 @@
  * Xunfei Spark channels (type 18, key `AppId|APISecret|APIKey`, API version in `other`) against
  * a fake Spark speaking its WebSocket protocol and checking the signed URL: chat streamed and
  * not (the frames joined), the domain of the version, usage of the last frame billed once,
- * error frames (also mid-answer), refused handshakes and malformed keys as channel faults.
+ * error frames (also mid-answer), refused handshakes and malformed keys as channel faults;
+ * a channel with a proxy opens its socket through it (CONNECT or SOCKS5), never direct.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDialect } from '../helpers/dialects';
+import { startConnectProxy, startSocks5Proxy, type TestProxy } from '../helpers/proxies';
 import { startFakeXunfei, XUNFEI_APP_ID, XUNFEI_KEY, type FakeXunfei } from '../fakes/xunfei';
 import { billedOnce, notBilled, readChatStream, setRatios, startBench, type Bench } from './harness';
 import { seedChannel, storeChannelKey } from './seed';
@@ -96,5 +98,42 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
     });
     expect(xunfei.refused).toBe(refused + 1);
     expect(xunfei.requests.length).toBe(seen);
+  });
+  it('a channel with a proxy reaches Spark through it, streamed and not, by CONNECT or SOCKS5; a proxy that is down fails the call, never direct', async () => {
+    const target = new URL(xunfei.url).host;
+    const proxies: TestProxy[] = [await startConnectProxy({ user: 'relay', pass: 'http-pa55word' }), await startSocks5Proxy({ user: 'relay', pass: 'socks-pa55word' })];
+    try {
+      for (const [i, p] of proxies.entries()) {
+        // A model of its own per proxied channel (no version in the name: the channel's v3.5).
+        const model = `spark-via-proxy-${i}`;
+        await setRatios(b, { [model]: 1 });
+        await seedChannel(b.s, { type: 18, base_url: xunfei.url, key: XUNFEI_KEY, other: 'v3.5', models: model, setting: JSON.stringify({ proxy: p.url }) });
+        const before = xunfei.requests.length;
+        xunfei.script({ text: 'through the proxy', usage: { prompt: 4, completion: 3 } }, { text: 'streamed through', usage: { prompt: 4, completion: 2 } });
+        const res = await b.openai().chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
+        expect(res.choices[0]!.message.content).toBe('through the proxy');
+        const read = await readChatStream(await b.openai().chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream: true }));
+        expect(read.text).toBe('streamed through');
+        // One tunnel per call (a WebSocket holds its connection), each to the fake, and the fake saw the proxy's side of it.
+        expect(p.tunnels).toEqual([target, target]);
+        const seen = xunfei.requests.slice(before);
+        expect(seen).toHaveLength(2);
+        expect(seen.every((r) => p.carried.has(r.remotePort!))).toBe(true);
+        expect(p.refused).toBe(0);
+      }
+
+      // The same channel's proxy gone: the call fails as a transport error and nothing reaches Spark directly.
+      const down = proxies[0]!;
+      await down.close();
+      const before = xunfei.requests.length;
+      await notBilled(b, async () => {
+        const err = await b.openai().chat.completions.create({ model: 'spark-via-proxy-0', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+        expect((err as { status: number }).status).toBeGreaterThanOrEqual(500);
+        expect(JSON.stringify((err as { error: unknown }).error)).not.toContain('http-pa55word');
+      });
+      expect(xunfei.requests.length).toBe(before);
+    } finally {
+      await Promise.all(proxies.map((p) => p.close().catch(() => undefined)));
+    }
   });
 });

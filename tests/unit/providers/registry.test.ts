@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { CHANNEL_TYPES, RETIRED_CHANNEL_TYPES, channelFamily, channelTypeById, isKnownChannelType } from '../../../src/shared/channel-types';
 import { channelTypeSupports, providerFor, providerForChannelType, providerForFamily } from '../../../src/server/relay/providers';
 
-/** Families whose wire format needs a provider we do not have: the pipeline answers "not supported". */
+/**
+ * Families relayed by the task relays rather than a chat provider (Midjourney, Suno), and the
+ * family of retired ids: the pipeline answers "not supported".
+ */
 const UNSUPPORTED = ['midjourney', 'suno', 'unsupported'];
 
 describe('provider registry', () => {
@@ -12,6 +15,13 @@ describe('provider registry', () => {
       if (UNSUPPORTED.includes(type.family)) expect(provider, `type ${type.id}`).toBeUndefined();
       else expect(provider?.id, `type ${type.id}`).toBe(type.family);
     }
+  });
+
+  it('lists no type it cannot relay: the last one, AI Proxy Library (21), has its provider', () => {
+    expect(CHANNEL_TYPES.filter((type) => type.family === 'unsupported').map((type) => type.id)).toEqual([]);
+    expect(providerForChannelType(21)?.id).toBe('aiproxy');
+    expect(channelTypeSupports(21, 'chat')).toBe(true);
+    expect(channelTypeSupports(21, 'embeddings')).toBe(false);
   });
 
   it('sends unknown type ids to the OpenAI family, as the reference does', () => {

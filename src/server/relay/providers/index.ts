@@ -3,6 +3,7 @@
  * undefined, and the pipeline replies "not supported" (never a silent pass-through).
  */
 import { type ChannelFamily, channelFamily } from '../../../shared/channel-types';
+import { aiproxyProvider } from './aiproxy';
 import { azureProvider } from './azure';
 import { baiduProvider } from './baidu';
 import { bedrockProvider } from './bedrock';
@@ -64,6 +65,7 @@ const PROVIDERS: Partial<Record<ChannelFamily, Provider>> = {
   cohere: cohereProvider,
   dify: difyProvider,
   mokaai: mokaaiProvider,
+  aiproxy: aiproxyProvider,
 };
 
 export function providerForFamily(family: ChannelFamily): Provider | undefined {

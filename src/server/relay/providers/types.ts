@@ -284,6 +284,12 @@ export interface Provider {
    * Throws `ChannelKeyError` for a key it cannot use. Providers without it pay nothing.
    */
   authorize?(request: UpstreamRequest, target: Target, services: CredentialServices): Promise<UpstreamRequest>;
+  /**
+   * The upstream never reports token counts (AIProxy's library API): the relay's local count is
+   * its usage everywhere, the console's channel test included (which otherwise takes an answer
+   * without usage as a failure).
+   */
+  usageCountedLocally?: boolean;
   /** The decoder of this mode's upstream stream when it is not SSE (undefined: SSE). */
   streamDecoder?(mode: RelayMode, target: Target): StreamDecoder | undefined;
   /**

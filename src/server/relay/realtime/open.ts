@@ -5,9 +5,6 @@
  * Anything refused here is an ordinary HTTP error to the client, and the reservation is given
  * back; once this answers, the session owns the reservation.
  */
-import { isIP } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import WebSocket from 'ws';
 import { channelTypeById } from '../../../shared/channel-types';
 import { priceFor } from '../billing/price';
@@ -27,7 +24,7 @@ import { refund } from '../pipeline/settle';
 import { channelTarget } from '../pipeline/target';
 import { authenticateToken } from '../pipeline/token-auth';
 import { ERROR_BODY_LIMIT } from '../pipeline/upstream-body';
-import { proxyTunnel } from '../upstream/proxy-tunnel';
+import { webSocketThroughProxy } from '../upstream/proxy-tunnel';
 import type { Handshake } from './handshake';
 
 /** How long the upstream may take to accept the WebSocket. */
@@ -107,31 +104,13 @@ async function connect(rt: RelayRuntime, call: RelayCall, channel: RelayChannel,
   return { route: { channel, upstreamModel: up.model ?? upstreamModel, isModelMapped: mapped, reasoningEffort: undefined, claudeUpstream: false }, upstream };
 }
 
-/**
- * Opens the connection through the channel's proxy (never direct): the tunnel, then TLS over it
- * for wss. `ws` hands the options of the HTTP request it makes (host, port, TLS settings).
- */
-function throughProxy(proxy: string, secure: boolean): NonNullable<WebSocket.ClientOptions['createConnection']> {
-  const open = (options: TlsConnectionOptions & { host?: string; port?: number | string }, done: (err: Error | null, socket?: Duplex) => void): undefined => {
-    const host = options.host ?? 'localhost';
-    const port = Number(options.port) || (secure ? 443 : 80);
-    proxyTunnel(proxy, host, port).then(
-      (socket) => done(null, secure ? tlsConnect({ ...options, socket, servername: isIP(host) ? undefined : host }) : socket),
-      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
-    );
-    return undefined;
-  };
-  // Node's client takes a socket answered later through the callback (`oncreate`).
-  return open as unknown as NonNullable<WebSocket.ClientOptions['createConnection']>;
-}
-
 /** The upstream socket once open; an HTTP refusal becomes the upstream's error, as for any call. */
 function dial(provider: Provider, url: string, headers: Record<string, string>, proxy: string | undefined): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     let ws: WebSocket;
     try {
       const options: WebSocket.ClientOptions = { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_EVENT_BYTES, followRedirects: false, perMessageDeflate: false };
-      if (proxy) options.createConnection = throughProxy(proxy, url.startsWith('wss:'));
+      if (proxy) options.createConnection = webSocketThroughProxy(proxy, url.startsWith('wss:'));
       ws = new WebSocket(url, options);
     } catch (err) {
       reject(transportError(err instanceof Error ? err.message : String(err)));

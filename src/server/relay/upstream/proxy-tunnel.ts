@@ -3,12 +3,16 @@
  * own protocol over it (the Realtime relay's WebSockets, which undici's dispatchers do not
  * carry): a CONNECT tunnel through an http/https proxy (Node's own client, with the proxy's
  * user:pass as Basic credentials) or a SOCKS5 tunnel (the `socks` client, as socks-connector.ts
- * opens them). TLS to the upstream is the caller's, over the socket answered here.
+ * opens them). TLS to the upstream is the caller's, over the socket answered here
+ * (`webSocketThroughProxy` adds it for `ws` clients).
  */
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { SocksClient } from 'socks';
+import type WebSocket from 'ws';
 import { decoded, parseProxyUrl, withoutProxySecrets } from './proxy-url';
 
 /** How long the proxy may take to open the tunnel. */
@@ -62,4 +66,23 @@ function connectTunnel(proxy: URL, host: string, port: number): Promise<Socket> 
     req.once('error', reject);
     req.end();
   });
+}
+
+/**
+ * A `ws` client's `createConnection` that opens its connection through the channel's proxy
+ * (never direct): the tunnel, then TLS over it for wss. `ws` hands the options of the HTTP
+ * request it makes (host, port, TLS settings).
+ */
+export function webSocketThroughProxy(proxy: string, secure: boolean): NonNullable<WebSocket.ClientOptions['createConnection']> {
+  const open = (options: TlsConnectionOptions & { host?: string; port?: number | string }, done: (err: Error | null, socket?: Duplex) => void): undefined => {
+    const host = options.host ?? 'localhost';
+    const port = Number(options.port) || (secure ? 443 : 80);
+    proxyTunnel(proxy, host, port).then(
+      (socket) => done(null, secure ? tlsConnect({ ...options, socket, servername: isIP(host) ? undefined : host }) : socket),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
+    return undefined;
+  };
+  // Node's client takes a socket answered later through the callback (`oncreate`).
+  return open as unknown as NonNullable<WebSocket.ClientOptions['createConnection']>;
 }

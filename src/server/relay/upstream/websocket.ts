@@ -4,10 +4,12 @@
  * (`data:` lines) of an ordinary UpstreamBody, so the relay reads the answer with the same
  * stream and whole readers as an HTTP one; the upstream closing the socket ends the body.
  * A refused handshake answers its HTTP status, headers and body like any upstream error.
+ * A channel with a proxy opens the socket through it (proxy-tunnel.ts), never direct.
  */
 import WebSocket from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { UpstreamBody } from './body';
+import { webSocketThroughProxy } from './proxy-tunnel';
 import type { UpstreamCall, UpstreamResponse } from './pools';
 
 /** The content type of a WebSocket answer: not `text/event-stream`, so a non-stream caller reads it whole. */
@@ -46,10 +48,10 @@ function refusal(res: IncomingMessage): Promise<UpstreamResponse> {
 }
 
 export function websocketCall(call: UpstreamCall): Promise<UpstreamResponse> {
-  // A channel proxy is an undici dispatcher; a WebSocket cannot go through it, and must not go direct instead.
-  if (call.proxy) return Promise.reject(new Error('a WebSocket upstream cannot be reached through the channel proxy'));
   return new Promise<UpstreamResponse>((resolve, reject) => {
-    const socket = new WebSocket(call.url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, perMessageDeflate: false });
+    const options: WebSocket.ClientOptions = { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, perMessageDeflate: false };
+    if (call.proxy) options.createConnection = webSocketThroughProxy(call.proxy, call.url.startsWith('wss:'));
+    const socket = new WebSocket(call.url, options);
     let body: UpstreamBody | undefined;
     call.signal.bind((reason) => {
       socket.terminate();

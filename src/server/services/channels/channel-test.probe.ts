@@ -14,6 +14,7 @@ import { authorize, channelKeyError } from '../../relay/pipeline/authorize';
 import type { RelayRuntime } from '../../relay/runtime';
 import { UpstreamAbort } from '../../relay/upstream/abort';
 import { channelTarget } from '../../relay/pipeline/target';
+import { countText, promptTokensFor } from '../../relay/pipeline/token-count';
 import { WEBSOCKET_MESSAGES } from '../../relay/upstream/websocket';
 
 /** A test never waits longer than this unless RELAY_TIMEOUT says otherwise (a hung upstream must not stall "test all"). */
@@ -75,7 +76,8 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
   if (stop?.aborted) onStop();
   else stop?.addEventListener('abort', onStop, { once: true });
   try {
-    const built = provider.buildRequest(mode, testRequestBody(model, mode), target, false);
+    const body = testRequestBody(model, mode);
+    const built = provider.buildRequest(mode, body, target, false);
     const up = provider.authorize ? await authorize(rt, provider, built, target) : built;
     const response = await rt.pools.request({ url: up.url, method: up.method, headers: up.headers, body: up.body, signal, proxy: channel.proxy });
     const text = await response.body.text(ANSWER_LIMIT);
@@ -94,8 +96,9 @@ export async function probeChannel(rt: RelayRuntime, channel: RelayChannel, mode
     }
     const parsed = provider.parseResponse(mode, json, target);
     if (parsed.error) throw fromUpstream(parsed.error);
-    if (!parsed.usage) throw fromUpstream({ status: 200, message: MSG_PROBE.noUsage, type: 'upstream_error', code: 'bad_response_body' });
-    return { usage: parsed.usage, upstreamModel: up.model ?? upstreamModel };
+    const usage = parsed.usage ?? (provider.usageCountedLocally ? { promptTokens: promptTokensFor(mode, body, model, false, {}), completionTokens: countText(parsed.text ?? '', model) } : undefined);
+    if (!usage) throw fromUpstream({ status: 200, message: MSG_PROBE.noUsage, type: 'upstream_error', code: 'bad_response_body' });
+    return { usage, upstreamModel: up.model ?? upstreamModel };
   } catch (err) {
     throw asRelayError(err);
   } finally {

@@ -1,4 +1,5 @@
 /** Cohere's v2 endpoints and auth: one API key as a Bearer token. */
+import { bearerJsonHeaders } from '../common/headers';
 import { joinUrl } from '../common/urls';
 import type { RelayMode, Target } from '../types';
 
@@ -10,7 +11,5 @@ export function cohereUrl(target: Target, path: string): string {
 }
 
 export function cohereHeaders(target: Target, stream: boolean): Record<string, string> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
-  if (stream) headers.Accept = 'text/event-stream';
-  return headers;
+  return bearerJsonHeaders(target.key, stream);
 }

@@ -2,6 +2,7 @@
  * Dify's app API: chat apps and chatflows answer at `/v1/chat-messages` (the reference always
  * uses it: its other bot types are disabled there), authorised by the app's API key as Bearer.
  */
+import { bearerJsonHeaders } from '../common/headers';
 import { joinUrl } from '../common/urls';
 import type { Target } from '../types';
 
@@ -10,7 +11,5 @@ export function difyChatUrl(target: Target): string {
 }
 
 export function difyHeaders(target: Target, stream: boolean): Record<string, string> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${target.key}`, 'Content-Type': 'application/json' };
-  if (stream) headers.Accept = 'text/event-stream';
-  return headers;
+  return bearerJsonHeaders(target.key, stream);
 }

@@ -1,0 +1,8 @@
+/** Request headers shared by the providers. */
+
+/** A JSON POST authorised by a Bearer key, asking for SSE when it streams (Cohere, Dify, AIProxy). */
+export function bearerJsonHeaders(key: string, stream: boolean): Record<string, string> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  if (stream) headers.Accept = 'text/event-stream';
+  return headers;
+}
