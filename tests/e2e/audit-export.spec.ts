@@ -5,10 +5,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { callApi, signInRoot } from './gateway-helpers';
+import { callApi, deleteChannelsNamed, setOptions, signInRoot } from './gateway-helpers';
 import { shot, toast } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
+
+// Later specs share the server: the top-up link and the channel made here go again.
+test.afterAll(async ({ browser }) => {
+  const page = await browser.newPage();
+  await signInRoot(page);
+  await setOptions(page, { TopUpLink: '' });
+  await deleteChannelsNamed(page, 'audit-e2e');
+  await page.close();
+});
 
 test('administrative changes appear in the audit log, filtered by actor and kind', async ({ page }) => {
   await signInRoot(page);

@@ -3,7 +3,7 @@
  * first; with rows selected it asks before it acts. In both languages.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createChannel, rowWith, signInRoot } from './gateway-helpers';
+import { createChannel, deleteChannelsNamed, rowWith, signInRoot } from './gateway-helpers';
 import { toast } from './helpers';
 
 const LANGS = [
@@ -32,5 +32,6 @@ for (const l of LANGS) {
     await expect(ask).toContainText(l.confirm);
     await ask.getByRole('button', { name: l.cancel }).click();
     await expect(rowWith(page, `e2e-batch-${l.lang}`)).toBeVisible();
+    await deleteChannelsNamed(page, `e2e-batch-${l.lang}`);
   });
 }

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
-import { callApi, rowWith, setOptions, signInRoot } from './gateway-helpers';
+import { callApi, deleteChannelsNamed, rowWith, setOptions, signInRoot } from './gateway-helpers';
 import { settle } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -20,7 +20,12 @@ test.beforeAll(async () => {
   fake = await startFakeOpenAI({ keys: ['sk-fake-good'], models: [MODEL, UPSTREAM] });
 });
 
-test.afterAll(async () => {
+test.afterAll(async ({ browser }) => {
+  // Later specs share the server: the channel on this spec's fake goes with it.
+  const page = await browser.newPage();
+  await signInRoot(page);
+  await deleteChannelsNamed(page, 'e2e-honest');
+  await page.close();
   await fake?.close();
 });
 

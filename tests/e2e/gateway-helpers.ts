@@ -41,6 +41,19 @@ export async function createChannel(page: Page, name: string, baseUrl: string, m
   return reply.data.ids[0];
 }
 
+/**
+ * Deletes (as root) the channels whose name starts with `prefix`: the browser specs share one
+ * server, so a spec takes away the channels it made (another spec's playground or model list
+ * would pick them up).
+ */
+export async function deleteChannelsNamed(page: Page, prefix: string): Promise<void> {
+  const found = await callApi<{ items: { id: number; name: string }[] }>(page, 'get', `/api/channel/search?keyword=${encodeURIComponent(prefix)}&p=0&page_size=100`);
+  for (const channel of found.data.items.filter((c) => c.name.startsWith(prefix))) {
+    const reply = await callApi(page, 'delete', `/api/channel/${channel.id}`);
+    expect(reply.success, reply.message).toBe(true);
+  }
+}
+
 /** Sets option keys (as root). */
 export async function setOptions(page: Page, values: Record<string, string>): Promise<void> {
   for (const [key, value] of Object.entries(values)) {

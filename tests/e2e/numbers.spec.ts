@@ -5,7 +5,7 @@
  * Inputs never move a typed number to the nearest bound. In both languages.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { callApi, createChannel, rowWith, signInRoot } from './gateway-helpers';
+import { callApi, createChannel, deleteChannelsNamed, rowWith, signInRoot } from './gateway-helpers';
 import { settle, shot, toast } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -57,6 +57,13 @@ test.beforeAll(async ({ browser }) => {
   const page = await browser.newPage();
   await signInRoot(page);
   channelId = await createChannel(page, 'e2e-numbers', 'https://api.example.com', ['gpt-4o-mini']);
+  await page.close();
+});
+
+test.afterAll(async ({ browser }) => {
+  const page = await browser.newPage();
+  await signInRoot(page);
+  await deleteChannelsNamed(page, 'e2e-numbers');
   await page.close();
 });
 
