@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
-import { callApi, deleteChannelsNamed, rowWith, setOptions, signInRoot } from './gateway-helpers';
+import { callApi, deleteChannelsNamed, deleteTokensNamed, rowWith, setOptions, signInRoot } from './gateway-helpers';
 import { settle } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -25,6 +25,8 @@ test.afterAll(async ({ browser }) => {
   const page = await browser.newPage();
   await signInRoot(page);
   await deleteChannelsNamed(page, 'e2e-honest');
+  await deleteTokensNamed(page, 'e2e-limited');
+  await deleteTokensNamed(page, 'e2e-unlimited');
   await page.close();
   await fake?.close();
 });

@@ -54,6 +54,15 @@ export async function deleteChannelsNamed(page: Page, prefix: string): Promise<v
   }
 }
 
+/** Deletes the signed-in user's tokens whose name starts with `prefix` (see deleteChannelsNamed). */
+export async function deleteTokensNamed(page: Page, prefix: string, userId = 1): Promise<void> {
+  const found = await callApi<{ items: { id: number; name: string }[] }>(page, 'get', `/api/token/search?keyword=${encodeURIComponent(prefix)}&p=0&page_size=100`, undefined, userId);
+  for (const token of found.data.items.filter((t) => t.name.startsWith(prefix))) {
+    const reply = await callApi(page, 'delete', `/api/token/${token.id}`, undefined, userId);
+    expect(reply.success, reply.message).toBe(true);
+  }
+}
+
 /** Sets option keys (as root). */
 export async function setOptions(page: Page, values: Record<string, string>): Promise<void> {
   for (const [key, value] of Object.entries(values)) {
