@@ -21,7 +21,11 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** `user:password@` of any URL in a text (a channel's `setting.proxy`), masked. */
+const URL_CREDENTIALS = /(\/\/)[^/@\s"]+@/g;
+
 function masked(field: string, value: unknown, secretFields: ReadonlySet<string>): unknown {
+  if (typeof value === 'string' && value.includes('@')) value = value.replace(URL_CREDENTIALS, `$1${SECRET_MASK}@`);
   if (!secretFields.has(field) && !SECRET_FIELDS.has(field)) return value;
   return value === '' || value === null || value === undefined ? value : SECRET_MASK;
 }
