@@ -9,7 +9,10 @@
  * meanwhile (the change hub reloads every cache then).
  */
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { packageOnFirstUse } from './on-first-use';
+
+const ioredis = packageOnFirstUse<typeof import('ioredis')>('ioredis');
 
 /** How long one command may take before it counts as a failure. */
 const COMMAND_TIMEOUT_MS = 1000;
@@ -34,7 +37,7 @@ export class RedisLink extends EventEmitter<{ up: []; down: [] }> {
   ) {
     super();
     this.setMaxListeners(0);
-    this.client = new Redis(url, {
+    this.client = new (ioredis().Redis)(url, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

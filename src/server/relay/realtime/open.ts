@@ -5,7 +5,8 @@
  * Anything refused here is an ordinary HTTP error to the client, and the reservation is given
  * back; once this answers, the session owns the reservation.
  */
-import WebSocket from 'ws';
+import { packageOnFirstUse } from '../../plumbing/on-first-use';
+import type WebSocket from 'ws';
 import { channelTypeById } from '../../../shared/channel-types';
 import { priceFor } from '../billing/price';
 import type { RelayChannel } from '../channels/channel-index';
@@ -26,6 +27,8 @@ import { authenticateToken } from '../pipeline/token-auth';
 import { ERROR_BODY_LIMIT } from '../pipeline/upstream-body';
 import { webSocketThroughProxy } from '../upstream/proxy-tunnel';
 import type { Handshake } from './handshake';
+
+const WebSocketClass = packageOnFirstUse<typeof WebSocket>('ws');
 
 /** How long the upstream may take to accept the WebSocket. */
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -111,7 +114,7 @@ function dial(provider: Provider, url: string, headers: Record<string, string>, 
     try {
       const options: WebSocket.ClientOptions = { headers, handshakeTimeout: CONNECT_TIMEOUT_MS, maxPayload: MAX_EVENT_BYTES, followRedirects: false, perMessageDeflate: false };
       if (proxy) options.createConnection = webSocketThroughProxy(proxy, url.startsWith('wss:'));
-      ws = new WebSocket(url, options);
+      ws = new (WebSocketClass())(url, options);
     } catch (err) {
       reject(transportError(err instanceof Error ? err.message : String(err)));
       return;

@@ -7,7 +7,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
-import { WebSocketServer } from 'ws';
 import { openaiErrorBody, refuse, type RelayError } from '../errors';
 import type { RelayRuntime } from '../runtime';
 import { assignRequestId } from '../pipeline/request-context';
@@ -17,6 +16,9 @@ import { answeredProtocol, readHandshake, REALTIME_PATHS } from './handshake';
 import { MAX_EVENT_BYTES, openRealtime, type OpenedSession } from './open';
 import { RealtimeSession } from './session';
 import { refund } from '../pipeline/settle';
+import { onFirstUse, packageOnFirstUse } from '../../plumbing/on-first-use';
+
+const wsPackage = packageOnFirstUse<typeof import('ws')>('ws');
 
 export interface RealtimeRelay {
   /** Sessions running now. */
@@ -57,7 +59,12 @@ export function attachRealtime(rt: RelayRuntime, server: Server): RealtimeRelay 
   // The client's address as Fastify reads it: through the trusted proxies' X-Forwarded-For.
   const trusted = rt.ctx.config.trustedProxies;
   const trust = trusted.length > 0 ? proxyAddr.compile(trusted) : undefined;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_EVENT_BYTES, perMessageDeflate: false, handleProtocols: (offered) => answeredProtocol(offered) });
+  // Made at the first upgrade: a node no realtime client reaches never loads `ws`.
+  let made = false;
+  const wss = onFirstUse(() => {
+    made = true;
+    return new (wsPackage().WebSocketServer)({ noServer: true, maxPayload: MAX_EVENT_BYTES, perMessageDeflate: false, handleProtocols: (offered) => answeredProtocol(offered) });
+  });
 
   /** The session was opened but the client is gone before its upgrade: nothing was used. */
   function abandon(opened: OpenedSession): void {
@@ -91,7 +98,7 @@ export function attachRealtime(rt: RelayRuntime, server: Server): RealtimeRelay 
           if (!socket.destroyed) writeError(socket, refuse(503, 'server is shutting down', 'server_closing'), requestId);
           return;
         }
-        wss.handleUpgrade(req, socket, head, (client) => {
+        wss().handleUpgrade(req, socket, head, (client) => {
           const session = new RealtimeSession(rt, opened, client, (s) => sessions.delete(s));
           sessions.add(session);
           session.start();
@@ -106,7 +113,7 @@ export function attachRealtime(rt: RelayRuntime, server: Server): RealtimeRelay 
     close() {
       closing = true;
       for (const session of [...sessions]) session.end('interrupted', { code: 1001, reason: 'server is shutting down' });
-      wss.close();
+      if (made) wss().close();
     },
   };
 }

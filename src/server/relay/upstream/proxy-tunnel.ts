@@ -6,14 +6,16 @@
  * opens them). TLS to the upstream is the caller's, over the socket answered here
  * (`webSocketThroughProxy` adds it for `ws` clients).
  */
+import { packageOnFirstUse } from '../../plumbing/on-first-use';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
-import { SocksClient } from 'socks';
 import type WebSocket from 'ws';
 import { decoded, parseProxyUrl, withoutProxySecrets } from './proxy-url';
+
+const socks = packageOnFirstUse<typeof import('socks')>('socks');
 
 /** How long the proxy may take to open the tunnel. */
 const TUNNEL_TIMEOUT_MS = 10_000;
@@ -28,7 +30,7 @@ export async function proxyTunnel(raw: string, host: string, port: number): Prom
   const proxy = parseProxyUrl(raw);
   try {
     if (proxy.protocol === 'http:' || proxy.protocol === 'https:') return await connectTunnel(proxy, bareHost(host), port);
-    const { socket } = await SocksClient.createConnection({
+    const { socket } = await socks().SocksClient.createConnection({
       proxy: {
         host: bareHost(proxy.hostname),
         port: Number(proxy.port) || SOCKS_DEFAULT_PORT,

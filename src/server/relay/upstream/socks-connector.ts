@@ -5,9 +5,11 @@
  * and certificate checks as on a direct connection). The upstream's host name is sent to
  * the proxy unresolved, for socks5 and socks5h alike.
  */
-import { SocksClient } from 'socks';
+import { packageOnFirstUse } from '../../plumbing/on-first-use';
 import { buildConnector } from 'undici';
 import { decoded } from './proxy-url';
+
+const socks = packageOnFirstUse<typeof import('socks')>('socks');
 
 /** How long the proxy may take to open one tunnel (undici's own connect timeout). */
 const TUNNEL_TIMEOUT_MS = 10_000;
@@ -29,7 +31,7 @@ export function socksConnector(proxy: URL): buildConnector.connector {
   return (options, callback) => {
     const https = options.protocol === 'https:';
     const port = Number(options.port) || (https ? 443 : 80);
-    SocksClient.createConnection({ proxy: via, command: 'connect', destination: { host: bareHost(options.hostname), port }, timeout: TUNNEL_TIMEOUT_MS, set_tcp_nodelay: true }).then(
+    socks().SocksClient.createConnection({ proxy: via, command: 'connect', destination: { host: bareHost(options.hostname), port }, timeout: TUNNEL_TIMEOUT_MS, set_tcp_nodelay: true }).then(
       ({ socket }) => {
         if (!https) {
           callback(null, socket);

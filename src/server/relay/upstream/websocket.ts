@@ -6,11 +6,14 @@
  * A refused handshake answers its HTTP status, headers and body like any upstream error.
  * A channel with a proxy opens the socket through it (proxy-tunnel.ts), never direct.
  */
-import WebSocket from 'ws';
+import { packageOnFirstUse } from '../../plumbing/on-first-use';
+import type WebSocket from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { UpstreamBody } from './body';
 import { webSocketThroughProxy } from './proxy-tunnel';
 import type { UpstreamCall, UpstreamResponse } from './pools';
+
+const WebSocketClass = packageOnFirstUse<typeof WebSocket>('ws');
 
 /** The content type of a WebSocket answer: not `text/event-stream`, so a non-stream caller reads it whole. */
 export const WEBSOCKET_MESSAGES = 'application/x-websocket-messages';
@@ -51,7 +54,7 @@ export function websocketCall(call: UpstreamCall): Promise<UpstreamResponse> {
   return new Promise<UpstreamResponse>((resolve, reject) => {
     const options: WebSocket.ClientOptions = { handshakeTimeout: HANDSHAKE_TIMEOUT_MS, perMessageDeflate: false };
     if (call.proxy) options.createConnection = webSocketThroughProxy(call.proxy, call.url.startsWith('wss:'));
-    const socket = new WebSocket(call.url, options);
+    const socket = new (WebSocketClass())(call.url, options);
     let body: UpstreamBody | undefined;
     call.signal.bind((reason) => {
       socket.terminate();

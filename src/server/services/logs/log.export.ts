@@ -8,11 +8,13 @@
  * shows it instead of running it as a formula.
  */
 import { Readable, pipeline } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { packageOnFirstUse } from '../../plumbing/on-first-use';
 import type { AppContext } from '../../context';
 import { asBool, type LogRow } from '../../db/tables';
 import { channelNames, logsBelowId } from './log.repository';
 import { filterOf, withoutAdminInfo, type LogQuery, type LogScope } from './log.service';
+
+const csvStringify = packageOnFirstUse<typeof import('csv-stringify')>('csv-stringify');
 
 /** Rows read per query. */
 export const EXPORT_PAGE_SIZE = 1000;
@@ -84,7 +86,7 @@ async function* exportRows(ctx: AppContext, query: LogQuery, scope: LogScope, co
  */
 export function exportLogsCsv(ctx: AppContext, query: LogQuery, scope: LogScope): Readable {
   const columns = COLUMNS.filter((c) => scope.admin || !c.adminOnly);
-  const csv = stringify({ bom: true, header: true, columns: columns.map((c) => c.header), cast: { string: guardFormula } });
+  const csv = csvStringify().stringify({ bom: true, header: true, columns: columns.map((c) => c.header), cast: { string: guardFormula } });
   // A failure mid-way destroys the returned stream with the error, which the server reports
   // (the reply is cut short, so the client sees an incomplete download, never a partial
   // file that looks whole).

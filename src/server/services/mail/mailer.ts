@@ -5,9 +5,11 @@
  * Failures become an AppError whose message is the SMTP client's own text (what the
  * reference shows the operator), with the SMTP password scrubbed should a server echo it.
  */
-import nodemailer from 'nodemailer';
+import { packageOnFirstUse } from '../../plumbing/on-first-use';
 import { AppError, MSG } from '../../errors';
 import { readSmtpSettings, transportOptions, type OptionReader } from './smtp-settings';
+
+const nodemailer = packageOnFirstUse<typeof import('nodemailer')>('nodemailer');
 
 export const SMTP_NOT_CONFIGURED = 'SMTP 服务器未配置';
 export const SMTP_BAD_ACCOUNT = 'invalid SMTP account';
@@ -38,7 +40,7 @@ export async function sendMail(options: OptionReader, message: MailMessage): Pro
   if (!settings.fromAddress.includes('@')) throw new AppError(SMTP_BAD_ACCOUNT);
   const recipients = splitRecipients(message.to);
   if (recipients.length === 0) throw new AppError(MSG.invalidParams);
-  const transport = nodemailer.createTransport(transportOptions(settings));
+  const transport = nodemailer().createTransport(transportOptions(settings));
   try {
     await transport.sendMail({
       from: { name: settings.fromName, address: settings.fromAddress },

@@ -12,8 +12,8 @@
  *   (`:error-code`, `:error-message`): an `error` event in Claude's shape
  *   (`{type:"error", error:{type, message}}`), which every converter ends the stream on.
  */
-import { EventStreamCodec } from '@smithy/core/event-streams';
-import { fromUtf8, toUtf8 } from '@smithy/core/serde';
+import type { EventStreamCodec } from '@smithy/core/event-streams';
+import { onFirstUse, packageOnFirstUse } from '../../../plumbing/on-first-use';
 import { isRecord, obj, parseJson, str } from '../common/json';
 import type { SseEvent, StreamDecoder } from '../types';
 
@@ -22,7 +22,9 @@ const MIN_MESSAGE_BYTES = 16;
 /** AWS's limit of one event-stream message is far below this; a larger length is a broken stream. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const smithySerde = packageOnFirstUse<typeof import('@smithy/core/serde')>('@smithy/core/serde');
+const smithyEventStreams = packageOnFirstUse<typeof import('@smithy/core/event-streams')>('@smithy/core/event-streams');
+const codec = onFirstUse(() => new (smithyEventStreams().EventStreamCodec)(smithySerde().toUtf8, smithySerde().fromUtf8));
 
 type Headers = ReturnType<EventStreamCodec['decode']>['headers'];
 
@@ -51,7 +53,7 @@ export class EventStreamDecoder implements StreamDecoder {
       const total = bytes.readUInt32BE(offset);
       if (total < MIN_MESSAGE_BYTES || total > MAX_MESSAGE_BYTES) throw new Error(`malformed event stream message (length ${total})`);
       if (bytes.length - offset < total) break;
-      events.push(this.event(codec.decode(bytes.subarray(offset, offset + total))));
+      events.push(this.event(codec().decode(bytes.subarray(offset, offset + total))));
       offset += total;
     }
     // A copy: the rest must not keep the whole read alive.
@@ -65,7 +67,7 @@ export class EventStreamDecoder implements StreamDecoder {
   }
 
   private event(message: ReturnType<EventStreamCodec['decode']>): SseEvent {
-    const payload = toUtf8(message.body);
+    const payload = smithySerde().toUtf8(message.body);
     const messageType = header(message.headers, ':message-type');
     if (messageType === 'exception') {
       const body = obj(parseJson(payload));

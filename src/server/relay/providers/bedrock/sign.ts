@@ -3,24 +3,24 @@
  * query, headers with the host, and the body's SHA-256), by `@smithy/signature-v4`, the
  * signer of AWS's own SDK; a Bedrock API key goes as a Bearer token instead.
  */
-import { Hash } from '@smithy/core/serde';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { packageOnFirstUse } from '../../../plumbing/on-first-use';
 import type { UpstreamRequest } from '../types';
 import type { BedrockKey } from './meta';
 
 /** Bedrock runtime's signing name (its endpoints are `bedrock-runtime.<region>…`). */
 export const SIGNING_SERVICE = 'bedrock';
 
-const sha256 = Hash.bind(null, 'sha256');
+const smithySerde = packageOnFirstUse<typeof import('@smithy/core/serde')>('@smithy/core/serde');
+const signatureV4 = packageOnFirstUse<typeof import('@smithy/signature-v4')>('@smithy/signature-v4');
 
 export async function signBedrockRequest(up: UpstreamRequest, key: BedrockKey): Promise<UpstreamRequest> {
   if (key.kind === 'api-key') return { ...up, headers: { ...up.headers, authorization: `Bearer ${key.apiKey}` } };
   const url = new URL(up.url);
-  const signer = new SignatureV4({
+  const signer = new (signatureV4().SignatureV4)({
     service: SIGNING_SERVICE,
     region: key.region,
     credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey },
-    sha256,
+    sha256: smithySerde().Hash.bind(null, 'sha256'),
   });
   const signed = await signer.sign({
     method: up.method,

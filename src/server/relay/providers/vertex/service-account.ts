@@ -4,7 +4,6 @@
  * the key's private key by `jose`, exchanged at `token_uri` by the relay's credential
  * services (cached until shortly before the token expires).
  */
-import { importPKCS8, SignJWT } from 'jose';
 import { isRecord, parseJson, str } from '../common/json';
 import { ChannelKeyError, type TokenGrant, type TokenRequest } from '../types';
 
@@ -49,6 +48,8 @@ function pem(privateKey: string): string {
 }
 
 async function signedAssertion(account: ServiceAccount): Promise<string> {
+  // jose is loaded by the first Vertex (or Zhipu) call only; see plumbing/on-first-use.ts.
+  const { importPKCS8, SignJWT } = await import('jose');
   let key: CryptoKey;
   try {
     key = await importPKCS8(pem(account.privateKey), 'RS256');

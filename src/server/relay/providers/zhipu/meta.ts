@@ -3,7 +3,6 @@
  * short-lived HS256 JWT made from it (`api_key` = the id, `exp` and `timestamp` in
  * milliseconds, header `sign_type: SIGN`) as the bare `Authorization` value.
  */
-import { SignJWT } from 'jose';
 import { joinUrl } from '../common/urls';
 import { ChannelKeyError, type Target } from '../types';
 
@@ -27,7 +26,8 @@ export function zhipuUrl(target: Target, model: string, stream: boolean): string
 }
 
 /** The JWT Zhipu's v3 API expects, signed with the key's secret. */
-export function zhipuToken(key: ZhipuKey, now = Date.now()): Promise<string> {
+export async function zhipuToken(key: ZhipuKey, now = Date.now()): Promise<string> {
+  const { SignJWT } = await import('jose');
   return new SignJWT({ api_key: key.id, exp: now + TOKEN_LIFETIME_MS, timestamp: now })
     .setProtectedHeader({ alg: 'HS256', sign_type: 'SIGN' })
     .sign(new TextEncoder().encode(key.secret));
