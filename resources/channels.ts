@@ -1,5 +1,5 @@
 /**
- * Channel management (seed 001 §2 "Channel management", §3, §4, §5, §7): administrators
+ * Channel management (docs/channels.md): administrators
  * search, list plainly or by tag, test, refresh balances, edit priority and weight in the
  * row, tag, copy and enable or disable channels. The form shows the fields of the chosen
  * type; a create with several key lines makes one channel per key.
@@ -16,7 +16,7 @@ const CHANNEL_ROW: Condition = { field: 'is_tag', present: false };
 const schema = (field: string) => constraintsOf(channelSchema, field);
 const ofType = (...types: number[]): Condition => ({ field: 'type', in: types });
 
-/** The type-specific inputs of the form, from the channel type table (reference gateway §3.5). */
+/** The type-specific inputs of the form, from the channel type table (docs/relay.md#channel-settings-per-type). */
 const OTHER_TYPES = typesWithFormInput('other');
 const otherHints = OTHER_TYPES.map((type) => ({
   when: ofType(type),

@@ -1,5 +1,5 @@
 /**
- * Usage log (seed 001 §2 "Usage log", §3, §4, §7): administrators read every user's logs
+ * Usage log (docs/logs.md#queries): administrators read every user's logs
  * (username and channel filters and columns, retry chain, user details); everyone else
  * their own. A statistics strip shows quota, rpm and tpm for the current filters.
  */

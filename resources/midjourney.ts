@@ -1,5 +1,5 @@
 /**
- * Drawing (Midjourney) task log (seed 001 §2 "Drawing task log", §3, §4): administrators
+ * Drawing (Midjourney) task log (docs/tasks.md#task-lists): administrators
  * see every task with its channel, users their own. Submit and finish times are stored in
  * milliseconds; spent time turns red above 60 s.
  */

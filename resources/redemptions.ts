@@ -1,5 +1,5 @@
 /**
- * Redemption codes (seed 001 §2 "Redemption code management", §3, §4, §5, §9):
+ * Redemption codes (docs/wallet.md#redemption-codes):
  * administrators generate codes in batches (the generated codes are shown to copy), search,
  * disable and enable unused ones, edit unused ones, copy selected codes.
  */

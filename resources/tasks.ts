@@ -1,5 +1,5 @@
 /**
- * Music task log (seed 001 §2 "Music task log (/task)", §3, §4): administrators see every
+ * Music task log (docs/tasks.md#task-lists): administrators see every
  * task with its channel (click copies the id), users their own. The task id opens the full
  * record as JSON; the result plays each generated clip or opens the lyrics; the failure
  * reason opens its text.

@@ -1,5 +1,5 @@
 /**
- * API tokens (seed 001 §2 "Token management", §3, §4, §5, §9): every user manages their
+ * API tokens (docs/tokens.md): every user manages their
  * own tokens, shown and copied with the `sk-` prefix; several can be created at once; the
  * chat-link action opens a saved chat with the token put in.
  */

@@ -1,5 +1,5 @@
 /**
- * User management (seed 000 §2 "User management", §4, §7): admins list and search users,
+ * User management (docs/users.md#admin-endpoints): admins list and search users,
  * add one, edit one (quota through the add-a-signed-amount dialog) and promote, demote,
  * enable, disable or delete through `POST /api/user/manage`.
  */

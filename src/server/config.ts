@@ -69,7 +69,7 @@ export interface Config {
   cohereSafetySetting: string;
   /** Env `DIFY_DEBUG`: Dify's workflow and node events shown as reasoning text. */
   difyDebug: boolean;
-  /** UPDATE_TASK: the master node follows drawing and music tasks up (gateway reference §12.5). */
+  /** UPDATE_TASK: the master node follows drawing and music tasks up (docs/tasks.md#task-polling). */
   updateTask: boolean;
   /**
    * This node's name in the relay's quota journal (default: the host name); unique per

@@ -15,7 +15,7 @@ export class AppError extends Error {
   }
 }
 
-/** Shorthand for the common case: refuse with the seeds' message. */
+/** Shorthand for the common case: refuse with our message (docs/messages.md). */
 export function fail(message: string, status = 200): never {
   throw new AppError(message, status);
 }

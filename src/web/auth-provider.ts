@@ -1,6 +1,6 @@
 /**
  * Who is signed in, as the console knows it: the user record the login reply returned,
- * stored locally under `user` (seed 000 §4). Logging in stores it, logging out or deleting
+ * stored locally under `user` (docs/console.md#locally-stored-items). Logging in stores it, logging out or deleting
  * one's account clears it; permission checks compare its role with a resource's `minRole`.
  * The server re-checks every call, so this only decides what to show and where to go.
  */
@@ -64,7 +64,7 @@ export function hasRole(user: Pick<StoredUser, 'role'> | undefined, minRole: num
 export const isAdmin = (user: Pick<StoredUser, 'role'> | undefined) => hasRole(user, ROLE_ADMIN);
 
 /**
- * Where a password login lands: the API tokens page (seed 000 §2) once that screen is
+ * Where a password login lands: the API tokens page (docs/console.md#account-pages) once that screen is
  * declared, otherwise the personal page.
  */
 export function landingAfterLogin(resources: ResourceDefinition[]): string {

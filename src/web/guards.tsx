@@ -1,5 +1,5 @@
 /**
- * Route guards (seed 000 §2, issue item 6): a protected route without a stored user goes
+ * Route guards (docs/console.md#routes-and-guards, issue item 6): a protected route without a stored user goes
  * to /login; a screen above the user's role is neither listed nor shown.
  */
 import { lazy, type ReactNode } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The console's locally stored items (seed 001 §3 "Locally stored items"), one key each, so
+ * The console's locally stored items (docs/console.md#locally-stored-items), one key each, so
  * every reader and writer agrees on names and shapes.
  */
 
@@ -16,7 +16,7 @@ export const STORAGE_KEYS = {
   noticeClosed: 'notice_close_date',
 } as const;
 
-/** Status fields the seed also keeps under their own names. */
+/** Status fields also kept under their own names (docs/console.md#locally-stored-items). */
 export const STATUS_MIRRORED_KEYS = ['enable_data_export', 'enable_drawing', 'enable_task', 'default_collapse_sidebar', 'chats', 'footer_html'] as const;
 
 function store(): Storage | undefined {

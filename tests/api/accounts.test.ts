@@ -141,7 +141,7 @@ describeEachDialect('accounts', (dialect) => {
     await refuse(registration('', 'carlpass1'), invalidInput);
     await refuse(registration('   ', 'carlpass1'), invalidInput);
     await refuse(registration('abcdefghijklm', 'carlpass1'), invalidInput);
-    // The seed's words for a short password (accounts seed §5); too long stays 输入不合法.
+    // Our words for a short password (docs/messages.md#accounts-and-settings); too long stays 输入不合法.
     await refuse(registration('carl', 'short12'), '密码长度不得小于 8 位！');
     await refuse(registration('carl', 'x'.repeat(21)), invalidInput);
     await refuse({ username: 'carl' }, '密码长度不得小于 8 位！');

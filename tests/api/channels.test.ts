@@ -11,7 +11,7 @@ import { startTestServer, type ApiClient, type TestServer } from '../helpers/ser
 
 const FORBIDDEN = '无权进行此操作，权限不足';
 
-/** A channel body with the seed's defaults and a unique name. */
+/** A channel body with the channel defaults and a unique name. */
 function channelBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: `ch-${Math.random().toString(36).slice(2, 10)}`, type: 1, key: 'sk-test-key', models: 'gpt-4o,gpt-4o-mini', group: 'default', ...overrides };
 }
@@ -114,13 +114,13 @@ describeEachDialect('channels', (dialect) => {
     expect((await root.post('/api/channel/', { ...row, id: 987654 })).body).toEqual({ success: false, message: '请填写渠道名称和渠道密钥！' });
   });
 
-  it('defaults Xunfei (18) other to v2.1 and applies the seed defaults', async () => {
+  it('defaults Xunfei (18) other to v2.1 and applies the channel defaults', async () => {
     const res = await root.post('/api/channel/', { name: 'spark', key: 'a|b|c', models: 'SparkDesk', type: 18 });
     const channel = (await root.get(`/api/channel/${res.body.data.ids[0]}`)).body.data;
     expect(channel).toMatchObject({ type: 18, other: 'v2.1', group: 'default', priority: 0, weight: 0, auto_ban: 1, status: 1 });
   });
 
-  it('refuses bad channels with the seed messages and writes nothing', async () => {
+  it('refuses bad channels with their messages and writes nothing', async () => {
     const before = await countChannels();
     const cases: [Record<string, unknown>, string][] = [
       [{ name: '' }, '请填写渠道名称和渠道密钥！'],

@@ -62,7 +62,7 @@ describeEachDialect('lenient bodies, strict values', (dialect) => {
 
   /**
    * A bad value of a known field: refused with `status` and `message` (a pattern where the
-   * words are the seeds' messages table's, kept by its own test), and the unknown fields
+   * words are those of docs/messages.md, kept by its own test), and the unknown fields
    * beside it change nothing in the reply.
    */
   async function refuses(client: ApiClient, method: string, path: string, bad: Record<string, unknown>, status: number, message: string | RegExp): Promise<void> {

@@ -1,9 +1,9 @@
 /**
- * The log routes the reference offers beside the lists (issue #13, item 4; gateway reference
- * §10.3 and §9): GET /api/log/search (administrators: type or content prefix),
+ * The log routes the reference offers beside the lists (issue #13, item 4;
+ * docs/logs.md#search): GET /api/log/search (administrators: type or content prefix),
  * GET /api/log/self/search (a user's own logs of a type) and the public usage lookup
  * GET /api/log/token (the logs of the token whose key is presented, without a session; the
- * key in `Authorization` or in `?key=`), all paged by the seeds' rule: `p` from 0 and
+ * key in `Authorization` or in `?key=`), all paged by one rule (docs/console-api.md#paging): `p` from 0 and
  * `{items, total, page, page_size}`. The lookup sits in the critical rate limit, answers any
  * origin, and never repeats the key.
  */

@@ -74,7 +74,7 @@ describeEachDialect('notifications', (dialect) => {
     const log = logSink();
     // Cached setting with its own threshold: above it, nothing is read or sent.
     expect(await warnIfQuotaLow(ctx, { userId: other.id, quotaBefore: 1_000_000, charge: 100, setting: { quota_warning_threshold: 5000 } }, log)).toBeUndefined();
-    // No saved threshold: the seed's default 500000.
+    // No saved threshold: the console's default 500000.
     expect(await warnIfQuotaLow(ctx, { userId: other.id, quotaBefore: 500_100, charge: 50, setting: {} }, log)).toBeUndefined();
     expect(await warnIfQuotaLow(ctx, { userId: other.id, quotaBefore: 100, charge: 0, setting: {} }, log)).toBeUndefined();
     // Due, but the account has no email and no notification address: skipped without using the allowance.

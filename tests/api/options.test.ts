@@ -93,7 +93,7 @@ describeEachDialect('options', (dialect) => {
     expect(st).toMatchObject({ system_name: 'Yard', quota_per_unit: 1000, display_in_currency: false, chats });
   });
 
-  it('refuses invalid JSON with the seed message and keeps the old value', async () => {
+  it('refuses invalid JSON with its message and keeps the old value', async () => {
     const before = await value('GroupRatio');
     expect((await put('GroupRatio', '{"vip": 1,')).body).toEqual({ success: false, message: '分组倍率不是合法的 JSON 字符串' });
     expect((await put('TopupGroupRatio', 'not json')).body).toEqual({ success: false, message: '充值分组倍率不是合法的 JSON 字符串' });

@@ -11,7 +11,8 @@
  * channels); they ride along in the calls below as a newer console sends them, and are dropped.
  *
  * Where our answer deliberately differs from the reference (paging shape, time units of the
- * drawing log), the seeds win and the call still succeeds; see the notes beside the calls.
+ * drawing log), our documented rule wins (docs/console-api.md#paging,
+ * docs/tasks.md#task-lists) and the call still succeeds; see the notes beside the calls.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
@@ -370,7 +371,7 @@ describeEachDialect('the reference console against our server', (dialect) => {
         const from = parsedSeconds(startText);
         const to = parsedSeconds(endText);
         // loadLogs(): the admin and the self URL, encodeURI'd. Its pages count from 1, ours from
-        // 0 (the seeds' rule): p=1 is our second page, still a success.
+        // 0 (docs/console-api.md#paging): p=1 is our second page, still a success.
         succeeded(
           await admin.get(encodeURI(`/api/log/?p=1&page_size=10&type=0&username=&token_name=&model_name=&start_timestamp=${from}&end_timestamp=${to}&channel=&group=`)),
           `admin logs ${from}..${to}`,
@@ -385,8 +386,8 @@ describeEachDialect('the reference console against our server', (dialect) => {
     });
 
     it('drawing log (times in milliseconds, as its console sends them) and music task log (end time NaN first)', async () => {
-      // MjLogsTable.js: Date.parse without /1000. Our drawing filters are in seconds (the seeds'
-      // rule), so such a range matches nothing, but the call succeeds.
+      // MjLogsTable.js: Date.parse without /1000. Our drawing filters are in seconds
+      // (docs/tasks.md#task-lists), so such a range matches nothing, but the call succeeds.
       const mjFrom = String(Date.parse(timestamp2string(now - 2592000)));
       const mjTo = String(Date.parse(end));
       succeeded(await admin.get(`/api/mj/?p=0&channel_id=&mj_id=&start_timestamp=${mjFrom}&end_timestamp=${mjTo}`), 'admin drawing log');

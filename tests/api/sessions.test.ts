@@ -102,7 +102,7 @@ describeEachDialect('console sessions', (dialect) => {
       const u = await newUser();
       const laptop = await signIn(u);
       const laptopCookie = laptop.cookie;
-      // The seeds' call: only the new password.
+      // The console's call: only the new password.
       const res = await u.client.put('/api/user/self', { password: 'changed-pw-1' });
       expect(res.body).toEqual({ success: true, message: '' });
       expect((await self(u.client)).body.success).toBe(true);

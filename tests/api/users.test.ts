@@ -137,7 +137,7 @@ describeEachDialect('admin user API', (dialect) => {
       expect((await c.get('/api/user/self')).body.data.username).toBe('made1');
     });
 
-    it('refuses empty names and passwords with the seed message', async () => {
+    it('refuses empty names and passwords with their message', async () => {
       const msg = { success: false, message: '用户名和密码不能为空！' };
       expect((await admin.client.post('/api/user/', { username: '  ', password: 'password1' })).body).toEqual(msg);
       expect((await admin.client.post('/api/user/', { username: 'nopass', password: '' })).body).toEqual(msg);

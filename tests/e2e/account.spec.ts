@@ -1,5 +1,5 @@
 /**
- * Sign-in pages against the real server: the seed's registration messages, a successful
+ * Sign-in pages against the real server: the registration messages (docs/messages.md), a successful
  * registration and login, login failures, the reset request lock and the reset link page.
  */
 import { expect, test } from '@playwright/test';
@@ -9,7 +9,7 @@ test.beforeEach(async ({ page }) => {
   await freshStorage(page);
 });
 
-test('registration shows the seed messages for a short password and a mismatch', async ({ page }) => {
+test('registration shows the messages for a short password and a mismatch', async ({ page }) => {
   await page.goto('/register');
   await page.getByTestId('register-username').fill('dave');
   await page.getByTestId('register-password').fill('short');
@@ -52,7 +52,7 @@ test('a visitor registers with an invitation link, then signs in', async ({ page
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('login failures show the seed text and the server message', async ({ page }) => {
+test('login failures show the console text and the server message', async ({ page }) => {
   await page.goto('/login');
   await page.getByTestId('login-submit').click();
   await expect(toast(page, '请输入用户名和密码！')).toBeVisible();

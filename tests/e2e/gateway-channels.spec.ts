@@ -1,6 +1,6 @@
 /**
  * Channels, rendered from resources/channels.ts against a fake OpenAI upstream started in
- * this worker: root creates a channel per key line (seed validation messages first), fetches
+ * this worker: root creates a channel per key line (validation messages first), fetches
  * the upstream's models and adds custom ones, edits priority in the row, tests one channel
  * (and with a chosen model, and a failing one for the error path), tags two channels, sees
  * the tag in tag mode, edits and dissolves the tag, copies a channel; sets a channel's
@@ -32,7 +32,7 @@ async function openMenuItem(page: Page, row: ReturnType<typeof rowWith>, item: s
   await page.locator('.ant-dropdown:visible').getByText(item, { exact: true }).click();
 }
 
-test('root creates one channel per key line, with the seed messages and the model helpers', async ({ page }) => {
+test('root creates one channel per key line, with the validation messages and the model helpers', async ({ page }) => {
   await signInRoot(page);
   await page.goto('/channel');
   await expect(page.getByRole('columnheader', { name: '响应时间' })).toBeVisible();

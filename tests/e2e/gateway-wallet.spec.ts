@@ -1,7 +1,7 @@
 /**
  * Redemption codes, the wallet and the usage log: root generates two codes (shown to copy),
  * the user redeems one and the balance grows, a used code is refused; the top-up link and
- * disabled online payment give the seed's messages; with a fake epay provider the user
+ * disabled online payment give their messages (docs/messages.md); with a fake epay provider the user
  * pays online (payable amount, provider form, notification credits the balance); the
  * usage log shows the top-ups with filters and the statistics strip, and administrators
  * see usernames with their details.

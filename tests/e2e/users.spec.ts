@@ -29,7 +29,7 @@ test('root signs in and is warned about the default password', async ({ page }) 
   await expect(warning).toContainText('请立刻修改默认密码！');
   await shot(page, 'login-default-password-warning');
   await page.getByRole('button', { name: '确定' }).click();
-  // A password login lands on the API tokens page (seed 000 §2).
+  // A password login lands on the API tokens page (docs/console.md#account-pages).
   await expect(page).toHaveURL(/\/token$/);
   await page.goto('/personal');
   await expect(page.getByTestId('default-password-alert')).toBeVisible();
@@ -42,7 +42,7 @@ test('root signs in and is warned about the default password', async ({ page }) 
   await shot(page, 'users-list-zh');
 });
 
-test('root creates a user, with the seed message for empty fields', async ({ page }) => {
+test('root creates a user, with the message for empty fields', async ({ page }) => {
   await signInRoot(page);
   await page.goto('/user');
   await page.getByTestId('create-button').click();

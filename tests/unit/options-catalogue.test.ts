@@ -1,7 +1,7 @@
 /**
  * The options catalogue lint: the real schema files build (with Ajv in strict mode and every
  * default checked), the builder refuses broken catalogues, and every key and public status
- * field the seeds name is there.
+ * field the documentation names is there (docs/options.md).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ const root = projectRoot();
 const sections = loadOptionSchemas(join(root, 'schemas'));
 const catalogue = buildCatalogue(sections);
 
-/** Seed 000 §3 "Option keys seen", with the collective names spelt out. */
+/** The option keys the console uses, with the collective names spelt out. */
 const SEED_KEYS = {
   text: [
     'Notice', 'SystemName', 'Logo', 'Footer', 'About', 'HomePageContent', 'ServerAddress', 'WorkerUrl', 'WorkerValidKey', 'PayAddress',
@@ -47,7 +47,7 @@ const SEED_KEYS = {
   ],
 };
 
-/** Seed 000 §3 "Public status" plus the reference's §8.1 fields the console reads. */
+/** The public status fields the console reads (docs/options.md#public-status). */
 const SEED_STATUS_FIELDS = [
   'system_name', 'logo', 'footer_html', 'quota_per_unit', 'display_in_currency', 'enable_drawing', 'enable_task', 'enable_data_export',
   'chats', 'data_export_default_time', 'default_collapse_sidebar', 'mj_notify_enabled', 'chat_link', 'docs_link', 'version', 'start_time',
@@ -89,7 +89,7 @@ describe('the options catalogue in schemas/options', () => {
     }
   });
 
-  it('has every key of seed 000 §3 with the type the seed gives it', () => {
+  it('has every key the console uses with its type', () => {
     const typeOf = (key: string) => catalogue.keys.get(key)?.schema.type;
     for (const key of SEED_KEYS.text) expect(typeOf(key), key).toBe('string');
     for (const key of SEED_KEYS.numbers) expect(['integer', 'number'], key).toContain(typeOf(key));
@@ -125,7 +125,7 @@ describe('the options catalogue in schemas/options', () => {
     expect(catalogue.keys.get('TopupGroupRatio')?.schema['x-i18n']?.zh?.title).toBe('充值分组倍率');
   });
 
-  it('publishes every status field of the seeds, from a key or from the status route', () => {
+  it('publishes every status field the console reads, from a key or from the status route', () => {
     const published = new Set([...catalogue.keys.values()].map((d) => d.publicName).filter(Boolean));
     for (const field of SEED_STATUS_FIELDS) expect(published.has(field) || ROUTE_STATUS_FIELDS.includes(field), field).toBe(true);
     for (const field of ROUTE_STATUS_FIELDS) expect(published.has(field), `${field} is computed by the route`).toBe(false);

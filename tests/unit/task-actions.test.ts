@@ -1,5 +1,5 @@
 /**
- * The Midjourney action readers (gateway reference §12.2): Plus API custom ids, simple-change
+ * The Midjourney action readers (docs/tasks.md#routes): Plus API custom ids, simple-change
  * content and the priced model names, each as the reference reads them.
  */
 import { describe, expect, it } from 'vitest';

@@ -119,6 +119,6 @@ export async function endSession(ctx: AppContext, request: FastifyRequest, reply
   const { sid } = readSession(request);
   if (typeof sid === 'string' && sid) await deleteSession(ctx.db, sessionIdOf(sid));
   looked.set(request, null);
-  // Every key goes, the bot-check flag included (reference §1.1).
+  // Every key goes, the bot-check flag included (docs/accounts.md#sessions-and-logout).
   clearSession(reply);
 }

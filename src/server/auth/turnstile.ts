@@ -1,5 +1,5 @@
 /**
- * The bot check (Cloudflare Turnstile, reference §1.6) in front of login, registration,
+ * The bot check (Cloudflare Turnstile, docs/accounts.md#bot-check) in front of login, registration,
  * verification codes and reset requests. Active only while TurnstileCheckEnabled is on.
  * A passed check is remembered in the session, so the widget is solved once per session.
  */

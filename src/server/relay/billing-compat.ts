@@ -1,6 +1,6 @@
 /**
- * OpenAI's old billing endpoints, for clients that show a key's balance (gateway reference
- * §1.5): `/dashboard/billing/subscription` and `/dashboard/billing/usage` (also under /v1).
+ * OpenAI's old billing endpoints, for clients that show a key's balance
+ * (docs/relay.md#openai-billing-compatibility): `/dashboard/billing/subscription` and `/dashboard/billing/usage` (also under /v1).
  * The figures are the token's when DisplayTokenStatEnabled (the default), else its owner's;
  * in USD when DisplayInCurrencyEnabled, else raw quota. Failures answer 200 with an error
  * object, as the reference does. Read from the database: these are not on the hot path.

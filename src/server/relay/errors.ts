@@ -1,5 +1,5 @@
 /**
- * Relay errors and their reply shapes (gateway reference §0): OpenAI's
+ * Relay errors and their reply shapes (docs/relay.md#error-shapes): OpenAI's
  * `{error:{message,type,param,code}}` everywhere, Claude's `{type:"error", error:{type,message}}`
  * on /v1/messages, Google's `{error:{code,message,status}}` on the Gemini-native routes. Every
  * message gets ` (request id: <id>)`; messages that came from an upstream or the network are masked when they could reveal an upstream address.
@@ -48,7 +48,7 @@ export class RelayError extends Error {
     this.alwaysMask = options.alwaysMask ?? false;
   }
 
-  /** The same failure with another status (status_code_mapping, §3.4). */
+  /** The same failure with another status (status_code_mapping). */
   withStatus(status: number): RelayError {
     return new RelayError(status, this.message, {
       type: this.type,
@@ -67,7 +67,7 @@ export function refuse(status: number, message: string, code: string | number = 
   return new RelayError(status, message, { code, type, local: true });
 }
 
-/** An upstream answer that was not a success (§7.1): retryable by the loop's rules. */
+/** An upstream answer that was not a success (docs/relay.md#upstream-errors): retryable by the loop's rules. */
 export function fromUpstream(error: UpstreamError, retryAfter?: number): RelayError {
   return new RelayError(error.status, error.message, {
     type: error.type || 'upstream_error',

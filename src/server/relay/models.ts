@@ -1,5 +1,5 @@
 /**
- * GET /v1/models and /v1/models/:model (gateway reference §1.3): the models this token may
+ * GET /v1/models and /v1/models/:model (docs/relay.md#model-list): the models this token may
  * use — its model limits when enabled, else the models of enabled channels in its group —
  * from the channel index in memory; `owned_by` from the built-in catalogue.
  */

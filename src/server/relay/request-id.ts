@@ -1,5 +1,5 @@
 /**
- * Request ids in the reference's form (gateway §0): local time `yyyyMMddHHmmss`, the
+ * Request ids in the reference's form (docs/relay.md#request-ids): local time `yyyyMMddHHmmss`, the
  * nanoseconds of the second, then 8 characters of [0-9a-zA-Z]. Sent as
  * `X-Oneapi-Request-Id` and appended to every relay error message.
  */

@@ -1,5 +1,5 @@
 /**
- * Offline token counting (reference §5.4) with gpt-tokenizer: o200k_base for the GPT-4o
+ * Offline token counting (docs/relay.md#token-counting) with gpt-tokenizer: o200k_base for the GPT-4o
  * generation and o-series, cl100k_base for everything else (other providers included: it is
  * an estimate used for reservations and for answers that report no usage).
  *
@@ -80,7 +80,7 @@ const FLAT_IMAGE_CHANNELS = new Set([14, 24, 41]);
 /** A remote or unreadable image is estimated as 1024×1024 (we never download to count). */
 const UNKNOWN_IMAGE = { width: 1024, height: 1024 };
 
-/** Image cost, first matching rule (reference §5.4). */
+/** Image cost, first matching rule (docs/relay.md#token-counting). */
 export function imageTokens(imageUrl: unknown, model: string, options: ChatCountOptions = {}): number {
   if (model.startsWith('glm-4v')) return 1047;
   const image = typeof imageUrl === 'string' ? { url: imageUrl } : obj(imageUrl);

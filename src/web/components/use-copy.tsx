@@ -1,6 +1,6 @@
 /**
  * Copies text to the clipboard; when the browser refuses, a dialog shows the text to copy
- * by hand (seed 001 §8 "Clipboard failure").
+ * by hand (docs/console.md#replies-and-errors).
  */
 import { App, Input } from 'antd';
 import { useCallback } from 'react';

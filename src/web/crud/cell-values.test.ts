@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { colorFor, colorOfValue, commaList, fillTemplate, maskSecret, percentOf, readJsonPath, RESPONSE_TIME_COLORS, spentSeconds } from './cell-values';
 
 describe('cell values', () => {
-  it('colours response times as the seed says', () => {
+  it('colours response times as documented', () => {
     expect(colorFor(800, RESPONSE_TIME_COLORS)).toBe('green');
     expect(colorFor(1000, RESPONSE_TIME_COLORS)).toBe('green');
     expect(colorFor(2500, RESPONSE_TIME_COLORS)).toBe('lime');

@@ -12,7 +12,7 @@ export function colorFor(value: number, colors: ColorSteps): string {
 }
 
 /**
- * Channel response time (seed 001 §4): 0 untested; up to 1 s green, 3 s lime, 5 s yellow,
+ * Channel response time (docs/console.md#lists-and-forms): 0 untested; up to 1 s green, 3 s lime, 5 s yellow,
  * beyond red. Milliseconds in, the colour and the seconds to show out.
  */
 export const RESPONSE_TIME_COLORS: ColorSteps = {

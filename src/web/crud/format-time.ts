@@ -1,4 +1,4 @@
-/** Times as the console shows them (seed 001 §9): `YYYY-MM-DD HH:mm:ss`. */
+/** Times as the console shows them (docs/console.md#lists-and-forms): `YYYY-MM-DD HH:mm:ss`. */
 import dayjs from 'dayjs';
 
 /** Unix seconds (or ISO text) as `YYYY-MM-DD HH:mm:ss`; '' for none (0, empty). */

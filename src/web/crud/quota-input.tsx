@@ -1,6 +1,6 @@
 /**
  * A quota field: an integer of quota units with its currency value beside it, and (when
- * declared) the dialog that adds a signed amount to the current value (seed 000 §2, §5).
+ * declared) the dialog that adds a signed amount to the current value (docs/console.md#lists-and-forms).
  */
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, InputNumber, Modal, Space, Typography } from 'antd';

@@ -81,7 +81,7 @@ export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceForm
             if (follow) form.setFieldsValue(follow as Parameters<typeof form.setFieldsValue>[0]);
           }}
           onFinish={(all) => {
-            // A second submit while the first is on its way is refused (seed 001 §5).
+            // A second submit while the first is on its way is refused (docs/console.md#lists-and-forms).
             if (submitting.current) return void message.warning(t('crud.messages.duplicateSubmit'));
             submitting.current = true;
             return onFinish(submittedValues(fields, all as Values))

@@ -1,5 +1,5 @@
 /**
- * Totals over the list's current filters (usage log: quota, rpm, tpm; seed 001 §2), from
+ * Totals over the list's current filters (usage log: quota, rpm, tpm; docs/logs.md#statistics), from
  * `GET <api><stats.path>` with the same query as the list.
  */
 import type { CrudFilter } from '@refinedev/core';

@@ -1,5 +1,5 @@
 /**
- * The tokens' chat-link action (seed 001 §2 "Token management"): opens a saved chat link
+ * The tokens' chat-link action (docs/console.md#lists-and-forms): opens a saved chat link
  * with the row's key put in; with several saved chats the user picks one first.
  */
 import { App } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * The footer (seed 001 §2): the configured HTML footer (sanitised), else a default credit with the
+ * The footer (docs/console.md#footer): the configured HTML footer (sanitised), else a default credit with the
  * version. The stored footer is checked every 200 ms, up to 5 times, until it is there.
  */
 import { Typography } from 'antd';

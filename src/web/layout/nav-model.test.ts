@@ -5,7 +5,7 @@ const everything = () => true;
 const keys = (sections: ReturnType<typeof buildSideNav>) => sections.map((s) => [s.key, s.entries.map((e) => e.key)]);
 
 describe('side navigation', () => {
-  it('lists the seed entries in order for an admin with every flag on', () => {
+  it('lists the documented entries in order for an admin with every flag on', () => {
     const status = { enable_data_export: true, enable_drawing: true, enable_task: true, chats: [{ ChatGPT: 'https://x' }] };
     expect(keys(buildSideNav({ status, role: 10, isRouted: everything }))).toEqual([
       ['main', ['playground', 'chat']],

@@ -1,5 +1,5 @@
 /**
- * What the top bar and the side navigation offer (seed 001 §2 "Top bar", "Side navigation"),
+ * What the top bar and the side navigation offer (docs/console.md#top-bar, docs/console.md#side-navigation),
  * as data plus two pure functions. An entry appears only when its screen is routed in this
  * build (`isRouted`), its role and status flag allow it; so a screen added later shows up
  * in the menu by being routed, with no change here.

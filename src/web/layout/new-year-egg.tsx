@@ -1,5 +1,5 @@
 /**
- * The 1 January easter egg (seed 001 §4): a 🎉 in the top bar; choosing it runs confetti
+ * The 1 January easter egg (docs/console.md#new-year-easter-egg): a 🎉 in the top bar; choosing it runs confetti
  * for 3 seconds, then the page reloads after 10 seconds. The top bar loads this module on
  * that day only.
  */

@@ -1,5 +1,5 @@
 /**
- * The side navigation (seed 001 §2): sections by role and status flags, as computed by
+ * The side navigation (docs/console.md#side-navigation): sections by role and status flags, as computed by
  * `buildSideNav`. In the mobile drawer the top bar's links come first.
  *
  * The layout loads this module when it first shows a navigation (a signed-in sider, or the

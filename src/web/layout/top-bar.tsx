@@ -1,5 +1,5 @@
 /**
- * The top bar (seed 001 §2): brand, Home / Console / Pricing / Docs / About, the Self-use
+ * The top bar (docs/console.md#top-bar): brand, Home / Console / Pricing / Docs / About, the Self-use
  * and Demo badges, the New Year easter egg, theme toggle, language menu and user menu.
  * On phones the links move into the navigation drawer behind the menu button.
  */

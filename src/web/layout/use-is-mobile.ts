@@ -1,4 +1,4 @@
-/** True at or below the seed's mobile breakpoint (600 px). */
+/** True at or below the mobile breakpoint (600 px, docs/console.md#language-and-theme). */
 import { useSyncExternalStore } from 'react';
 
 export const MOBILE_BREAKPOINT = 600;

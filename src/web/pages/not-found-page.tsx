@@ -1,4 +1,4 @@
-/** Any unknown route (seed 000 §2): the page does not exist, check the address. */
+/** Any unknown route (docs/console.md#routes-and-guards): the page does not exist, check the address. */
 import { StatusResult } from '../components/status-result';
 
 export function NotFoundPage() {

@@ -1,6 +1,6 @@
 /**
  * The state of one settings section: its values, what was loaded (to send only changes),
- * which secrets are stored, and the save (seed 000 §4): validation first (请检查输入), then
+ * which secrets are stored, and the save (docs/console.md#settings-pages): validation first (请检查输入), then
  * one PUT /api/option/ per changed key in field order; nothing changed warns
  * (你似乎并没有修改什么); a partial failure says so (部分保存失败，请重试) beside each
  * server message.

@@ -1,6 +1,6 @@
 /**
- * The public status (`GET /api/status`, seed 000 §3): fetched at start, kept locally under
- * `status`, and a few fields mirrored under their own keys as the seed lists them.
+ * The public status (`GET /api/status`, docs/console.md#public-status): fetched at start, kept locally under
+ * `status`, and a few fields mirrored under their own keys (docs/console.md#locally-stored-items).
  */
 import { readJson, STATUS_MIRRORED_KEYS, STORAGE_KEYS, writeJson, writeText } from '../storage';
 

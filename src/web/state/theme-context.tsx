@@ -1,4 +1,4 @@
-/** Dark or light, kept locally (seed 000 §4 "Theme mode"). */
+/** Dark or light, kept locally (docs/console.md#language-and-theme). */
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { readText, STORAGE_KEYS, writeText } from '../storage';
 

@@ -1,6 +1,6 @@
 /**
  * refine's notifications as antd toasts, like every other message of the console
- * (seed 000 §8: the generic handler shows a toast).
+ * (docs/console.md#replies-and-errors).
  */
 import type { NotificationProvider } from '@refinedev/core';
 import { App } from 'antd';

@@ -124,7 +124,7 @@ describe('unwrap', () => {
     [429, 'errors.tooManyRequests'],
     [500, 'errors.serverError'],
     [405, 'errors.demoSite'],
-  ])('gives HTTP %i the seed text', (status, key) => {
+  ])('gives HTTP %i the documented text', (status, key) => {
     expect(() => unwrap(status, undefined, translate)).toThrow(key);
     expect(() => unwrap(status, { success: false, message: 'raw' }, translate)).toThrow(key);
   });

@@ -5,7 +5,7 @@
  * - every /api reply is `{success, message, data}`; `success: false` becomes an `ApiError`
  *   (refine's `HttpError`) carrying the server's message, translated through the `server`
  *   namespace when known;
- * - 401 sends the visitor to `/login?expired=true`; 429, 500 and 405 get the seed's texts.
+ * - 401 sends the visitor to `/login?expired=true`; 429, 500 and 405 get their texts (docs/console.md#replies-and-errors).
  */
 import type { HttpError } from '@refinedev/core';
 import type { Envelope } from '../../shared/api/envelope';
@@ -38,7 +38,7 @@ export interface WireDeps {
   resources: ResourceDefinition[];
 }
 
-/** The seed's texts for transport failures. */
+/** The texts for transport failures (docs/console.md#replies-and-errors). */
 const STATUS_TEXT: Record<number, string> = {
   401: 'errors.expired',
   405: 'errors.demoSite',

@@ -1,7 +1,7 @@
 /**
  * /api/option: read and write the options catalogue. Admins (role 10) may read and change
- * every key not marked x-root; root-level keys need role 100 (the seeds give admins the
- * settings page and reserve system-wide settings for root).
+ * every key not marked x-root; root-level keys need role 100 (docs/options.md#permissions: admins get the
+ * settings page, system-wide settings stay with root).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';

@@ -16,7 +16,7 @@ import { userAdminRoutes } from './user-admin.routes';
 import { userSelfRoutes } from './user-self.routes';
 import { NO_INPUT } from '../route-schemas';
 
-/** The accounts seed's words (§5) for a sign-in without a name or a password. */
+/** Our words (docs/messages.md#accounts-and-settings) for a sign-in without a name or a password. */
 export const LOGIN_FIELDS_MISSING = '请输入用户名和密码！';
 
 const loginBody = {

@@ -1,7 +1,7 @@
 /**
  * Body schemas of /api/user. Unknown fields are dropped before the handler runs
  * (plumbing/request-bodies.ts). The two edit calls receive whole user records from the
- * console (seed 000 §7), so they accept every key of the user JSON shape in any form and
+ * console (docs/users.md#admin-endpoints), so they accept every key of the user JSON shape in any form and
  * ignore the ones that call does not write.
  */
 import { MANAGE_ACTIONS } from '../../services/users/user.rules';

@@ -1,6 +1,6 @@
 /**
  * Seconds of an uploaded audio file, for speech-to-text billing (1 minute = 1000 prompt
- * tokens, gateway reference §5.4). WAV is read from its header, MP3 from its first frame's
+ * tokens, docs/relay.md#token-counting). WAV is read from its header, MP3 from its first frame's
  * bit rate; anything else is estimated at 128 kbit/s. The upstream's own `duration` (verbose
  * answers) wins when it reports one.
  */

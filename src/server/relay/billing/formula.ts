@@ -1,5 +1,5 @@
 /**
- * The settlement formulas of the reference (gateway §6.4), in exact decimal arithmetic: every
+ * The settlement formulas of the reference (docs/billing.md#settlement-formula), in exact decimal arithmetic: every
  * ratio is read from its shortest decimal text (0.075 is exactly 75/1000), so a price never
  * drifts by a binary rounding error and the result is the one the reference computes.
  *
@@ -81,7 +81,7 @@ export function usageQuota(usage: Usage, price: PriceInfo, rounding: Rounding): 
 }
 
 /**
- * What is reserved before the call (§6.5): prompt + max tokens when the client set a limit,
+ * What is reserved before the call (docs/billing.md#reservation): prompt + max tokens when the client set a limit,
  * else PreConsumedQuota tokens; a fixed price is reserved whole. Truncated like the reference.
  */
 export function estimateQuota(price: PriceInfo, promptTokens: number, maxTokens: number, preConsumedTokens: number): number {

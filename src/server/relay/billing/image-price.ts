@@ -1,5 +1,5 @@
 /**
- * Image generation price (gateway reference §6.7, with the Ours fix): ModelPrice per image
+ * Image generation price (docs/billing.md#images): ModelPrice per image
  * (else 0.0025 × model ratio) × size factor × quality factor × n, charged as
  * round(price × QuotaPerUnit × group ratio) — the computed price, also without a fixed price.
  */
@@ -42,7 +42,7 @@ export function imageQuota(image: ImageRequest, price: PriceInfo): number {
   return Math.round(imagePriceUsd(image, price) * price.quotaPerUnit * price.groupRatio);
 }
 
-/** The log content for images (§6.7). */
+/** The log content for images (docs/billing.md#images). */
 export function imageLogExtra(image: ImageRequest): string {
   return `大小 ${image.size}, 品质 ${image.quality === 'hd' ? 'hd' : 'standard'}`;
 }

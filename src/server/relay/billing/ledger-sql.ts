@@ -59,7 +59,7 @@ export interface SettleItem {
   reserved: number;
   /** What the request costs (0: a refund). */
   quota: number;
-  /** Usage was non-zero: used_quota and request_count move (§6.6). */
+  /** Usage was non-zero: used_quota and request_count move (docs/billing.md#settlement). */
   countUsage: boolean;
   /** The reservation was held in memory (no journal row; `reserved` was never taken). */
   memoryHold?: boolean;

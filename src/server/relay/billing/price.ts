@@ -1,5 +1,5 @@
 /**
- * The prices of one request, looked up once before the call (gateway reference §6.2) from the
+ * The prices of one request, looked up once before the call (docs/billing.md#model-ratio) from the
  * ratio options (parsed once per change by readRatioTables). Always by the model the client
  * asked for, never the mapped upstream name. A model without a ratio or price is refused
  * unless self-use mode is on or the user accepts unset models.
@@ -10,7 +10,7 @@ import { RelayError } from '../errors';
 
 /** Prompt tokens written to Claude's cache cost 1.25 × (built in, not an option). */
 export const CACHE_CREATION_RATIO = 1.25;
-/** Output audio costs this many times input audio (§6.2). */
+/** Output audio costs this many times input audio (docs/billing.md#audio-ratios). */
 export const AUDIO_COMPLETION_RATIO = 2;
 
 export interface PriceInfo {
@@ -29,7 +29,7 @@ export interface PriceInfo {
   quotaPerUnit: number;
 }
 
-/** Audio price factor of realtime and audio chat models (§6.2). */
+/** Audio price factor of realtime and audio chat models (docs/billing.md#audio-ratios). */
 export function audioRatioFor(model: string): number | undefined {
   if (model.includes('-realtime')) {
     if (model.endsWith('gpt-4o-realtime-preview-2024-12-17')) return 8;

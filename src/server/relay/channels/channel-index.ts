@@ -1,5 +1,5 @@
 /**
- * The channel selection index in memory (gateway reference §3.2, with the Ours rule): every
+ * The channel selection index in memory (docs/relay.md#channel-selection): every
  * channel with its parsed settings, and (group, model) → priority tiers of enabled channels.
  *
  * It is rebuilt from the database after every channel write (the channel service's change
@@ -81,14 +81,14 @@ export function toRelayChannel(row: ChannelRow): RelayChannel {
   };
 }
 
-/** Custom GPTs are routed as one model family (§3.2 step 1). */
+/** Custom GPTs are routed as one model family. */
 export function selectionModel(model: string): string {
   if (model.startsWith('gpt-4-gizmo')) return 'gpt-4-gizmo-*';
   if (model.startsWith('gpt-4o-gizmo')) return 'gpt-4o-gizmo-*';
   return model;
 }
 
-/** Weighted random with smoothing: weight + 10, so weight 0 still gets traffic (§3.2). */
+/** Weighted random with smoothing: weight + 10, so weight 0 still gets traffic. */
 function weightedPick(candidates: RelayChannel[]): RelayChannel {
   if (candidates.length === 1) return candidates[0]!;
   let total = 0;

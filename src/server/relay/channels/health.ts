@@ -1,6 +1,6 @@
 /**
  * What a failed or passed upstream attempt means for its channel: the circuit breaker
- * (always, in memory), and the reference's automatic disable (gateway §7.3) when
+ * (always, in memory), and the reference's automatic disable (docs/relay.md#automatic-disable) when
  * AutomaticDisableChannelEnabled is on and the channel allows it (auto_ban): status 3 with the
  * reason, written through the channel service (root is told; every node's index follows) and
  * taken out of this node's selection at once. A passing channel test re-enables an automatically

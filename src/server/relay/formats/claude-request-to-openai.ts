@@ -1,5 +1,5 @@
 /**
- * Claude Messages request -> OpenAI chat request (reference §4.5), for `/v1/messages` callers
+ * Claude Messages request -> OpenAI chat request (docs/relay.md#claude), for `/v1/messages` callers
  * served by OpenAI-shaped channels (and Gemini's, through its chat conversion). Claude-only
  * things with no chat meaning are dropped without error: `cache_control` marks, the client's
  * earlier thinking / redacted_thinking blocks (their signatures only Claude can check), server

@@ -1,4 +1,4 @@
-/** OpenAI chat completion -> Claude `message` (reference §4.5), for `/v1/messages` callers. */
+/** OpenAI chat completion -> Claude `message` (docs/relay.md#claude), for `/v1/messages` callers. */
 import { type JsonObject, arr, isRecord, obj, parseJson, str } from '../providers/common/json';
 import { contentText } from '../providers/common/openai-text';
 import { usageFromOpenAI } from '../providers/common/usage';

@@ -1,5 +1,5 @@
 /**
- * OpenAI chat chunks -> Claude's event stream (reference §4.5), wrapped around a provider's
+ * OpenAI chat chunks -> Claude's event stream (docs/relay.md#claude), wrapped around a provider's
  * chat stream converter so `/v1/messages` callers can use any chat channel: message_start on
  * the first chunk, one content block per text / thinking / tool call, and message_delta (stop
  * reason + usage) and message_stop when the upstream stream ends.

@@ -31,13 +31,13 @@ import { authorize, channelKeyError } from './authorize';
 
 const JSON_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'completions', 'embeddings', 'moderations', 'rerank', 'images', 'messages', 'speech', 'responses']);
 
-/** Claude upstreams bill with the reference's Claude formula (Ours, §6.4). */
+/** Claude upstreams bill with the reference's Claude formula (docs/billing.md#settlement-formula). */
 function isClaudeUpstream(channel: RelayChannel, upstreamModel: string): boolean {
   const family = channelFamily(channel.type);
   return family === 'claude' || ((family === 'aws' || family === 'vertex') && upstreamModel.includes('claude'));
 }
 
-/** model_mapping, single hop, looked up by the requested model (§3.4). */
+/** model_mapping, single hop, looked up by the requested model (docs/relay.md#model-mapping-and-status-code-mapping). */
 export function mapModel(channel: RelayChannel, model: string): { upstreamModel: string; mapped: boolean } {
   if (channel.modelMapping === null) throw refuse(500, 'unmarshal_model_mapping_failed', 'unmarshal_model_mapping_failed');
   const to = channel.modelMapping?.[model];
@@ -112,7 +112,7 @@ async function send(rt: RelayRuntime, provider: Provider, built: UpstreamRequest
   throw mapStatus(channel, fromUpstream(provider.parseError(response.statusCode, text), retryAfterSeconds(response.headers)));
 }
 
-/** status_code_mapping (§3.4): applied to every upstream error before retry decisions and the reply. */
+/** status_code_mapping (docs/relay.md#model-mapping-and-status-code-mapping): applied to every upstream error before retry decisions and the reply. */
 export function mapStatus(channel: RelayChannel, error: RelayError): RelayError {
   const to = channel.statusCodeMapping[String(error.status)];
   const status = to !== undefined ? Number(to) : NaN;

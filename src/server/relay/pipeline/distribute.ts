@@ -1,5 +1,5 @@
 /**
- * The distributor's checks after token authentication (gateway reference §2.4), in the
+ * The distributor's checks after token authentication (docs/relay.md#distributor-checks), in the
  * reference's order and words: IP allow-list (addresses and CIDR ranges), the token's group
  * (usable by the owner, and priced), a forced channel (admins' `sk-KEY-ID`), model limits,
  * and whether any enabled channel serves the model in the group. Memory only.
@@ -39,7 +39,7 @@ export function distribute(ctx: AppContext, index: ChannelIndex, auth: TokenAuth
     const forced = Number.isSafeInteger(id) ? index.byId(id) : undefined;
     if (!forced) throw refuse(400, '无效的渠道 Id');
     if (forced.status !== CHANNEL_STATUS.enabled) throw refuse(403, '该渠道已被禁用');
-    // Model limits do not apply to a forced channel (an admin's convenience, §2.4).
+    // Model limits do not apply to a forced channel (an admin's convenience).
     return { group, forced };
   }
   const limits = auth.token.modelLimits;

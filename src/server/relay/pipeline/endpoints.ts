@@ -1,7 +1,7 @@
 /**
  * What each relay endpoint is: its mode, the client's format, where the model comes from
- * (with the distributor's defaults, gateway reference §1.2), and the request checks of the
- * handlers (§4.5, §5.1, §5.6, §6.7) with their words. Checks run before any channel is
+ * (with the distributor's defaults, docs/relay.md#default-models), and the request checks of the
+ * handlers (docs/relay.md#distributor-checks) with their words. Checks run before any channel is
  * chosen, so a bad request costs nothing and touches no upstream.
  *
  * Besides presence, the checks hold the fields the relay reads to their types (a 400, not

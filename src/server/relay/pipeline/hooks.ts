@@ -17,13 +17,13 @@ export interface RateLimitTicket {
   finish(status: number): void;
 }
 
-/** Model request rate limit (§15.1): throws the 429; answers the ticket to finish. /v1/models is not limited. */
+/** Model request rate limit (docs/relay.md#model-request-rate-limit): throws the 429; answers the ticket to finish. /v1/models is not limited. */
 export async function checkModelRateLimit(ctx: AppContext, userId: number): Promise<RateLimitTicket> {
   const pass = await admitModelRequest(ctx, userId);
   return { finish: (status) => void pass.finish(status) };
 }
 
-/** Sensitive words in the prompt (§16): throws the reference's 400. */
+/** Sensitive words in the prompt (docs/relay.md#sensitive-words): throws the reference's 400. */
 export function checkSensitiveWords(ctx: AppContext, mode: RelayMode, body: Record<string, unknown>, log: RelayLogger): void {
   checkPromptSensitiveWords(ctx, mode, body, log);
 }
@@ -38,7 +38,7 @@ export interface SettledRequest {
   userSetting: Record<string, unknown>;
 }
 
-/** After a request was billed: the quota warning (accounts §4.2). Fire and forget. */
+/** After a request was billed: the quota warning (docs/notifications.md#quota-warnings). Fire and forget. */
 export function afterSettlement(ctx: AppContext, settled: SettledRequest, log: RelayLogger): void {
   if (settled.charged <= 0) return;
   void warnIfQuotaLow(ctx, { userId: settled.userId, quotaBefore: settled.userQuotaAfter + settled.charged, charge: settled.charged, setting: settled.userSetting }, log);

@@ -1,5 +1,5 @@
 /**
- * The console's playground, POST /pg/chat/completions (gateway reference §1.4): the signed-in
+ * The console's playground, POST /pg/chat/completions (docs/relay.md#playground): the signed-in
  * user (session cookie + New-Api-User, never a system access token) chats in a group they may
  * use; no token is involved, so only the user's quota is reserved and charged, and the log
  * names the token `playground-<group>`. No distributor checks, no model rate limit.

@@ -143,7 +143,7 @@ export function estimateOf(rt: RelayRuntime, call: RelayCall): number {
   return estimateQuota(call.price, call.maxTokens > 0 ? call.promptTokens() : 0, call.maxTokens, preConsumed);
 }
 
-/** The estimate taken before the call (§6.5), refused in the reference's words. */
+/** The estimate taken before the call (docs/billing.md#reservation), refused in the reference's words. */
 export async function reserve(rt: RelayRuntime, call: RelayCall, amount = estimateOf(rt, call)): Promise<Reservation> {
   let result;
   try {
@@ -172,7 +172,7 @@ function runAttempts(rt: RelayRuntime, call: RelayCall, reply: RelayReply): Prom
   return acrossChannels(rt, call, (channel) => attempt(rt, call, channel, reply));
 }
 
-/** `tryOne` across priority tiers until one answers or the retry rules stop (§7.2). */
+/** `tryOne` across priority tiers until one answers or the retry rules stop (docs/relay.md#retries). */
 export async function acrossChannels<T>(rt: RelayRuntime, call: RelayCall, tryOne: (channel: RelayChannel) => Promise<T>): Promise<T> {
   const retryTimes = Math.max(0, rt.ctx.options.number('RetryTimes'));
   const forced = call.caller.forced;

@@ -1,5 +1,5 @@
 /**
- * The retry decision of the reference (gateway §7.2), applied after a failed attempt that
+ * The retry decision of the reference (docs/relay.md#retries), applied after a failed attempt that
  * sent nothing to the client yet: local errors, a forced channel and exhausted attempts stop;
  * 429, 307 and 5xx (but 504/524) try the next priority tier; 400 only on Anthropic channels;
  * 408 and 2xx stop; anything else (401, 403, 404 …) tries another channel.

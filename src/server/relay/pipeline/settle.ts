@@ -1,6 +1,6 @@
 /**
- * Turns what a request delivered into its settlement (gateway reference §6.4–6.6, §10.2):
- * the quota by the reference's formula, the consume log with the `other` JSON of the seeds,
+ * Turns what a request delivered into its settlement (docs/billing.md#settlement):
+ * the quota by the reference's formula, the consume log with the `other` JSON (docs/billing.md#consume-logs),
  * and the ledger item that applies `charge − reserved` once. A failed request settles as a
  * refund (charge 0, no log). The ledger commits in the background; the dashboard and the
  * post-settlement hook run after the commit with what was really charged.
@@ -58,7 +58,7 @@ function chargeOf(call: RelayCall, out: Delivered): Charge {
   if (out.fixedQuota !== undefined) return { quota: out.fixedQuota, countUsage: true, content: parts.join(', ') };
   const tokens = out.usage.promptTokens + out.usage.completionTokens;
   if (tokens === 0) {
-    // Nothing came back: nothing is charged and the counters stay (§6.4 zero usage).
+    // Nothing came back: nothing is charged and the counters stay (docs/billing.md#settlement-formula).
     parts[0] += out.claudeUpstream || call.mode === 'messages' ? '（可能是上游出错）' : '（可能是上游超时）';
     return { quota: 0, countUsage: false, content: parts.join(', ') };
   }

@@ -1,6 +1,5 @@
 /**
- * Relays one upstream event stream to the client as it arrives (gateway reference §5.2–5.5,
- * with the Ours rules):
+ * Relays one upstream event stream to the client as it arrives (docs/relay.md#streaming):
  *
  * - upstream body → SSE parser → provider converter → SSE writer, one event at a time; when
  *   the client's socket is full the loop waits for drain, which stops reading upstream (back-

@@ -1,5 +1,5 @@
 /**
- * Relay token authentication (gateway reference §2.1–2.3), answered from the auth cache:
+ * Relay token authentication (docs/relay.md#token-authentication), answered from the auth cache:
  * the key comes from `x-api-key` (Claude clients, /v1/messages first) or `Authorization:
  * Bearer sk-…`; `sk-KEY-CHANNELID` forces a channel (admins only). Each refusal carries the
  * reference's words and status. Expiry and exhaustion found here are written back to the
@@ -26,7 +26,7 @@ function header(request: RelayRequest, name: string): string {
   return (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
 }
 
-/** The key as sent, without `Bearer ` (§2.1). */
+/** The key as sent, without `Bearer `. */
 export function presentedKey(request: RelayRequest, claudePath: boolean): string {
   const apiKey = header(request, 'x-api-key');
   if (claudePath && apiKey) return apiKey;

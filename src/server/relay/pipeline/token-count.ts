@@ -1,5 +1,5 @@
 /**
- * Local token counts the pipeline needs (gateway reference §5.4): the prompt of each mode
+ * Local token counts the pipeline needs (docs/relay.md#token-counting): the prompt of each mode
  * (for reservations with max_tokens and for answers without usage) and free text (completion
  * fallback). The counting rules themselves live in the tokenizer.
  */
@@ -43,7 +43,7 @@ export function countText(text: string, model: string): number {
 /** Image counting switches (GET_MEDIA_TOKEN, GET_MEDIA_TOKEN_NOT_STREAM of the configuration). */
 export type MediaCounting = Pick<ChatCountOptions, 'getMediaToken' | 'getMediaTokenNotStream'>;
 
-/** Prompt tokens of a request body; counted by the requested model (§5.4). */
+/** Prompt tokens of a request body; counted by the requested model. */
 export function promptTokensFor(mode: RelayMode, body: Record<string, unknown>, model: string, stream: boolean, media: MediaCounting): number {
   switch (mode) {
     case 'chat':

@@ -1,5 +1,5 @@
 /**
- * Incremental server-sent-events parser over upstream byte chunks (reference §5.2). Each
+ * Incremental server-sent-events parser over upstream byte chunks (docs/relay.md#streaming). Each
  * chunk is decoded once (a UTF-8 character split between chunks is joined by the streaming
  * decoder) and cut into lines with indexOf; only the current unfinished line is kept, never
  * the stream. LF, CRLF and lone CR end lines (also when a CRLF is split between chunks).

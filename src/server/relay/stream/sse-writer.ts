@@ -10,7 +10,7 @@ import type { SseEvent } from '../providers/types';
 
 export const KEEP_ALIVE_MS = 15_000;
 
-/** Headers of every event stream (gateway reference §5.2). */
+/** Headers of every event stream (docs/relay.md#streaming). */
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache',

@@ -1,5 +1,5 @@
 /**
- * The task poller (gateway reference §12.5, §13.3): on the master node, every POLL_SECONDS,
+ * The task poller (docs/tasks.md#task-polling): on the master node, every POLL_SECONDS,
  * the unfinished drawing and music tasks are followed up, in batches per channel.
  *
  * - A task past TaskTimeoutMinutes is failed and refunded, whether or not the upstream still

@@ -1,5 +1,5 @@
 /**
- * The task relays' routes (gateway reference §1.1, §12.2, §13.2), as data: relay/routes.ts
+ * The task relays' routes (docs/tasks.md#routes, docs/tasks.md#suno), as data: relay/routes.ts
  * mounts them under `/mj`, `/<mode>/mj` and `/suno` with the relay's request id, CORS and
  * byte-keeping body parser. Each handler answers a status and JSON text, or writes the
  * response itself (the image proxy) and answers undefined.

@@ -1,6 +1,6 @@
 /**
  * Who submits a task and on which channel: token authentication and the distributor's
- * checks exactly as for every relay request (gateway reference §2), then the first channel
+ * checks exactly as for every relay request (docs/relay.md#token-authentication), then the first channel
  * of the highest priority tier serving the action's model (or the admin's forced channel).
  */
 import type { RelayRequest } from '../pipeline/exchange';

@@ -1,5 +1,5 @@
 /**
- * The price of one task submission (gateway reference §12.3, §13.2): the fixed ModelPrice of
+ * The price of one task submission (docs/billing.md#task-prices): the fixed ModelPrice of
  * the action's model (`mj_imagine`, `swap_face`, `suno_music` …), 0.1 USD when none is set,
  * times the group ratio, in quota units truncated as the reference does.
  */

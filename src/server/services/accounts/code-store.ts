@@ -3,7 +3,7 @@
  * keyed by purpose and address. A new code replaces the previous one of the same key.
  *
  * In memory for a single node; in Redis (keys with a TTL) when it is configured, so a code
- * sent by one node is accepted by any other (reference §14.1 Rec).
+ * sent by one node is accepted by any other (docs/accounts.md#email-verification).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';

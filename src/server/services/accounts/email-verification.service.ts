@@ -1,5 +1,5 @@
 /**
- * Email verification codes (reference §5.2): who may receive one, sending it, checking it
+ * Email verification codes (docs/accounts.md#email-verification): who may receive one, sending it, checking it
  * at registration, and binding an email to a signed-in account.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,11 +9,11 @@ import { sendMail } from '../mail/mailer';
 import { verificationMail } from './account.mails';
 import { emailInUse, setUserEmail } from './account.repository';
 
-/** The seeds' validity (3 minutes); the mail prints the same number. */
+/** The validity (3 minutes, docs/accounts.md#email-verification); the mail prints the same number. */
 export const VERIFICATION_CODE_TTL_SECONDS = 3 * 60;
 
 export const WRONG_CODE = '验证码错误或已过期';
-/** The accounts seed's words (§5, email bind) for an empty address or code. */
+/** Our words (docs/messages.md#accounts-and-settings, email bind) for an empty address or code. */
 export const EMAIL_MISSING = '请输入邮箱！';
 export const CODE_MISSING = '请输入邮箱验证码！';
 export const EMAIL_TAKEN = '邮箱地址已被占用';

@@ -1,5 +1,5 @@
 /**
- * Password reset by mail (reference §5.3): a single-use link valid 10 minutes, then a new
+ * Password reset by mail (docs/accounts.md#password-reset): a single-use link valid 10 minutes, then a new
  * random password set on every active account with that email and shown once. The accounts'
  * console sessions end with their old password.
  */

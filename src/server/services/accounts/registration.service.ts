@@ -1,5 +1,5 @@
 /**
- * Self-service registration with a password (reference §2.5), checks in the reference's
+ * Self-service registration with a password (docs/accounts.md#registration), checks in the reference's
  * order so each refusal carries the same message; nothing is written before all pass.
  */
 import type { AppContext } from '../../context';
@@ -12,7 +12,7 @@ import { checkVerificationCode } from './email-verification.service';
 export const REGISTER_CLOSED = '管理员关闭了新用户注册';
 export const PASSWORD_REGISTER_CLOSED = '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册';
 export const VERIFICATION_REQUIRED = '管理员开启了邮箱验证，请输入邮箱地址和验证码';
-/** The accounts seed's words (§5) for a password under 8 characters at registration. */
+/** Our words (docs/messages.md#accounts-and-settings) for a password under 8 characters at registration. */
 export const PASSWORD_TOO_SHORT = '密码长度不得小于 8 位！';
 
 /** Budget of the token GENERATE_DEFAULT_TOKEN creates (unlimited anyway; the reference's value). */

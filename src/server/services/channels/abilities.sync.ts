@@ -1,7 +1,7 @@
 /**
  * The abilities index: one row per (group, model, channel), the cross product of a
  * channel's groups and models, enabled when the channel's status is 1, with the channel's
- * priority, weight and tag (gateway reference §3.1). Channel writes call these inside
+ * priority, weight and tag (docs/channels.md#abilities). Channel writes call these inside
  * their own transaction, so the index never differs from what the channels say.
  */
 import type { Insertable } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Automatic status changes of a channel (gateway reference §7.3, §7.5, §7.6): disabled
+ * Automatic status changes of a channel (docs/channels.md#automatic-status-changes): disabled
  * (status 3, with the reason) after a qualifying failure, a slow test or an empty balance;
  * enabled again after a passing test. Only real transitions happen and are announced to
  * root: an enabled channel can be disabled, only an automatically disabled one (3) can be

@@ -1,5 +1,5 @@
 /**
- * How each provider reports a channel's remaining balance (gateway reference §7.6). Every
+ * How each provider reports a channel's remaining balance (docs/channels.md#balance). Every
  * call sends the channel key (Bearer, or AIProxy's Api-Key header), waits 10 seconds at most
  * and answers a number in the provider's currency; failures are AppErrors with the
  * reference's messages. Hosts: the channel's base URL when set (the reference uses it for

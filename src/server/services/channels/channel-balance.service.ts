@@ -1,5 +1,5 @@
 /**
- * Channel balance refresh (gateway reference §7.6): one channel on demand, or every enabled
+ * Channel balance refresh (docs/channels.md#balance): one channel on demand, or every enabled
  * channel in a round (the button, or every CHANNEL_UPDATE_FREQUENCY minutes on the master
  * node), a few at once with POLLING_INTERVAL seconds of rest per worker (channel-rounds.ts).
  * Each channel is read through its proxy if it has one. The balance and the time it was read

@@ -1,5 +1,5 @@
 /**
- * The upstream call of a channel test (gateway reference §7.4): one small non-stream request
+ * The upstream call of a channel test (docs/channels.md#channel-test): one small non-stream request
  * for the test model through the channel's own provider adaptor and the relay's connection
  * pools (the same path real traffic takes), with the channel's key, base URL and model
  * mapping. Chat models get `hi`; embedding models get `["hello world"]`.

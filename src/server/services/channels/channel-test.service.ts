@@ -1,5 +1,5 @@
 /**
- * Channel tests (gateway reference §7.4, §7.5). A single test answers whether the channel
+ * Channel tests (docs/channels.md#channel-test, docs/channels.md#test-all). A single test answers whether the channel
  * works and how long it took, records response_time (ms) and test_time, and writes the
  * reference's `模型测试` consume log for root (nothing is deducted); it never changes the
  * channel's status. "Test all" (the button, or every CHANNEL_TEST_FREQUENCY minutes on the

@@ -1,7 +1,7 @@
 /**
  * "Channels changed" signal. Every channel write announces itself after its transaction
  * commits, so the relay can rebuild its in-memory selection index at once instead of
- * waiting for the next periodic sync (gateway reference §3.2, Ours). It is the `channels`
+ * waiting for the next periodic sync (docs/channels.md#change-propagation). It is the `channels`
  * topic of the one change hub (plumbing/change-events.ts), which carries it to other nodes
  * through Redis and tells every listener to reload after a Redis outage.
  */

@@ -1,6 +1,6 @@
 /**
  * Turns a schema-checked channel body into the columns to write, applying the channel rules
- * of seed 001 §5 with their messages. Pure: nothing here touches the database, so every
+ * of docs/channels.md#validation with their messages. Pure: nothing here touches the database, so every
  * bad input is refused before a transaction starts.
  */
 import type { Updateable } from 'kysely';
@@ -143,7 +143,7 @@ export interface ExistingChannel {
 /**
  * The columns a body writes. With `existing` (an update) only the fields present change,
  * and an empty key keeps the stored one; without it (a create) name, key and models are
- * required and the seed's defaults fill the rest. The key itself is not returned here:
+ * required and the channel defaults fill the rest. The key itself is not returned here:
  * creates split it into one channel per line, updates take it from `updateKey`.
  */
 export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField[], existing?: ExistingChannel): ChannelColumns {

@@ -1,5 +1,5 @@
 /**
- * The dashboard's usage series (reference gateway §11): sums per model and hour from
+ * The dashboard's usage series (docs/logs.md#dashboard): sums per model and hour from
  * quota_data. Administrators may see everyone or one username; a user sees their own, at
  * most one month at a time.
  */

@@ -1,6 +1,6 @@
 /**
  * Collects consumption in memory per (user, username, model, hour) and writes it to
- * quota_data in one go (reference gateway §11), so the relay never waits on the dashboard.
+ * quota_data in one go (docs/logs.md#dashboard), so the relay never waits on the dashboard.
  * A flush is scheduled DataExportInterval minutes after the first record following the
  * previous flush; `stop()` flushes what is left, so a SIGTERM loses nothing. Each node
  * aggregates its own traffic; rows are added to with atomic updates.

@@ -25,7 +25,7 @@ export interface Consumption {
   group: string;
   /** `模型倍率 …，补全倍率 …，分组倍率 …` or `模型价格 …，分组倍率 …` plus extras. */
   content: string;
-  /** Ratios, cache tokens, frt, admin_info … (reference gateway §10.2). */
+  /** Ratios, cache tokens, frt, admin_info … (docs/logs.md#what-is-written). */
   other: Record<string, unknown>;
   /** Unix seconds; now when omitted. */
   createdAt?: number;

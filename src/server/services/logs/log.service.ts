@@ -1,5 +1,5 @@
 /**
- * Usage-log rules (reference gateway §10.3): administrators filter every log; a user only
+ * Usage-log rules (docs/logs.md#queries): administrators filter every log; a user only
  * ever reads their own, whatever they pass, and never sees channel details. Stats sum the
  * consumption of the filter; rpm and tpm look at the last minute only. The searches and the
  * public lookup by token key serve the same pages (`p` from 0, `{items, total, page,
@@ -89,7 +89,7 @@ export async function listLogsFor(ctx: AppContext, query: LogQuery, scope: LogSc
 }
 
 /**
- * The searches of the reference (§10.3), paged like the lists. Administrators: logs whose
+ * The searches of the reference (docs/logs.md#search), paged like the lists. Administrators: logs whose
  * type is the keyword or whose content starts with it (literally; wildcards are plain
  * characters). Users: their own logs of the type the keyword names; a keyword that names
  * no type finds nothing. An empty keyword does not filter.

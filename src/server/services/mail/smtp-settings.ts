@@ -1,5 +1,5 @@
 /**
- * The SMTP options (reference §5.1) turned into nodemailer transport options. Read at each
+ * The SMTP options (docs/accounts.md#mail-delivery) turned into nodemailer transport options. Read at each
  * send, so a change in the settings page applies to the next mail without a restart.
  */
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';

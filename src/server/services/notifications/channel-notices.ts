@@ -1,6 +1,6 @@
 /**
- * Notices to the root account about channels (gateway reference §7.3, §7.5; accounts §4.2
- * last bullet): a channel was disabled or enabled automatically, and a manual "test all
+ * Notices to the root account about channels (docs/notifications.md#channel-notices):
+ * a channel was disabled or enabled automatically, and a manual "test all
  * channels" run finished. They use root's own notification setting and the reference's
  * throttle (NOTIFY_LIMIT_COUNT per NOTIFICATION_LIMIT_DURATION_MINUTE per type).
  */

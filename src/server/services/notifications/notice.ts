@@ -2,7 +2,7 @@
  * A notification as the reference builds it: a type, a title, a content template with
  * `{{value}}` placeholders and the values that fill them in order. Email fills them with
  * HTML-escaped values (the template itself is HTML); a webhook receives the template, the
- * values and the filled text (seed rule: substituted, unlike the reference's raw template).
+ * values and the filled text (our rule: substituted, unlike the reference's raw template).
  */
 import { escapeHtml } from '../mail/html';
 

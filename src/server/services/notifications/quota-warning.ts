@@ -1,6 +1,6 @@
 /**
- * The quota warning after a billed relay request (accounts reference §4.2 with seed rules
- * §15 items 5–7): when the user's quota at the start of the request minus what it was
+ * The quota warning after a billed relay request (docs/notifications.md#quota-warnings):
+ * when the user's quota at the start of the request minus what it was
  * charged is below their threshold (their `quota_warning_threshold`, else 500000, the
  * console's default), they are told by email or webhook, at most once per 2 hours.
  *
@@ -16,9 +16,9 @@ import { loadRecipient, readNotifySetting } from './recipient';
 
 export const QUOTA_WARNING_TITLE = '您的额度即将用尽';
 export const QUOTA_WARNING_TEMPLATE = "{{value}}，当前剩余额度为 {{value}}，为了不影响您的使用，请及时充值。<br/>充值链接：<a href='{{value}}'>{{value}}</a>";
-/** The threshold when the user saved none (seed: the console's default). */
+/** The threshold when the user saved none (the console's default). */
 export const DEFAULT_QUOTA_WARNING_THRESHOLD = 500_000;
-/** Seed: at most one quota warning per user per 2 hours. */
+/** At most one quota warning per user per 2 hours (docs/notifications.md#quota-warnings). */
 export const QUOTA_WARNING_THROTTLE: Throttle = { limit: 1, seconds: 2 * 60 * 60 };
 
 export interface SettledCharge {

@@ -1,6 +1,6 @@
 /**
- * Who receives a notice and how, read from the user's notification setting (accounts
- * reference §4.1): `notify_type` email (to `notification_email`, else the account email) or
+ * Who receives a notice and how, read from the user's notification setting
+ * (docs/notifications.md#delivery): `notify_type` email (to `notification_email`, else the account email) or
  * webhook (`webhook_url`, optional `webhook_secret`). An empty setting means email.
  */
 import { ROLE_ROOT } from '../../../shared/roles';

@@ -1,7 +1,7 @@
 /**
- * Delivers a notice to a user's webhook (accounts reference §4.2 with the seed's rules):
+ * Delivers a notice to a user's webhook (docs/notifications.md#webhooks):
  * HTTPS only; POST of `{type, title, content, values, timestamp}` as JSON; when a secret is
- * set, `Authorization: Bearer <secret>` (the seed) and `X-Webhook-Signature` = hex
+ * set, `Authorization: Bearer <secret>` (the console's rule) and `X-Webhook-Signature` = hex
  * HMAC-SHA256 of the exact body bytes keyed by the secret (the reference). 5 seconds at
  * most; any answer other than 2xx is a failure.
  *

@@ -7,7 +7,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors';
 import type { Binding } from './oauth.types';
 
-/** Signed data older than this is refused, so a leaked login link stops working (Rec). */
+/** Signed data older than this is refused, so a leaked login link stops working. */
 export const TELEGRAM_MAX_AGE_SECONDS = 24 * 3600;
 
 const INVALID = '无效的请求';

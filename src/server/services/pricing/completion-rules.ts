@@ -1,5 +1,5 @@
 /**
- * The built-in completion-ratio rules (reference gateway §6.2): how much more a completion
+ * The built-in completion-ratio rules (docs/billing.md#completion-ratio): how much more a completion
  * token costs than a prompt token for well-known model families. A *fixed* rule wins over
  * the CompletionRatio option (the provider's published price); a non-fixed one is only the
  * family default, which the option may override.

@@ -1,5 +1,5 @@
 /**
- * The public price list (reference gateway §14): one entry per model served by an enabled
+ * The public price list (docs/billing.md#price-list): one entry per model served by an enabled
  * ability, priced per call (ModelPrice) or by ratios, restricted to the caller's usable
  * groups. The model list is computed at most once a minute per process and dropped at
  * once when a price option or a channel (hence the abilities) changes.

@@ -1,5 +1,5 @@
 /**
- * Price lookups shared by the pricing page and the relay (reference gateway §6.2). Pure
+ * Price lookups shared by the pricing page and the relay (docs/billing.md#model-ratio). Pure
  * functions over the option tables, so billing can be tested without a server;
  * `readRatioTables` parses the options once per change of their text.
  */

@@ -1,5 +1,5 @@
 /**
- * The per-user model request rate limit (gateway reference §15.1, Ours): with
+ * The per-user model request rate limit (docs/relay.md#model-request-rate-limit): with
  * ModelRequestRateLimitEnabled, a user may send at most ModelRequestRateLimitCount relay
  * requests (failures included) and ModelRequestRateLimitSuccessCount successful ones per
  * ModelRequestRateLimitDurationMinutes. A count ≤ 0 (or a period ≤ 0) means unlimited.

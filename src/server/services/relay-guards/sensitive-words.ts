@@ -1,5 +1,5 @@
 /**
- * The sensitive-word check of prompts (gateway reference §16). On when both
+ * The sensitive-word check of prompts (docs/relay.md#sensitive-words). On when both
  * CheckSensitiveEnabled and CheckSensitiveOnPromptEnabled are; the dictionary is
  * SensitiveWords, one word per line, matched case-insensitively as plain substrings.
  * The matcher is built once and rebuilt lazily after the option changes (on this node or,

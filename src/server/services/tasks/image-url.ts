@@ -1,5 +1,5 @@
 /**
- * The address clients are given for a drawing task's image (gateway reference §12.4): with
+ * The address clients are given for a drawing task's image (docs/tasks.md#image-address): with
  * MjForwardUrlEnabled our own `/mj/image/<id>` on ServerAddress, which hides the upstream and
  * its account; else the upstream's URL as stored.
  */

@@ -1,5 +1,5 @@
 /**
- * The drawing-task and music-task lists (reference gateway §12.6, §13.4). Administrators
+ * The drawing-task and music-task lists (docs/tasks.md#task-lists). Administrators
  * see every task and may filter by channel; a user sees only their own tasks, without the
  * channel. Time filters are unix seconds for both; drawing tasks store milliseconds. Image
  * addresses are given as clients of the relay get them (image-url.ts).

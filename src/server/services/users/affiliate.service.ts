@@ -1,5 +1,5 @@
 /**
- * Invitations (reference §3): a user's own invite code, made on first request when the
+ * Invitations (docs/users.md#invitations): a user's own invite code, made on first request when the
  * account has none, and moving invitation rewards (aff_quota) into the balance.
  */
 import type { AppContext } from '../../context';
@@ -31,7 +31,7 @@ export async function ensureAffCode(ctx: AppContext, userId: number): Promise<st
 /** Moves `amount` quota units of invitation reward into the balance; at least one currency unit. */
 export async function transferAffiliateQuota(ctx: AppContext, userId: number, amount: number): Promise<void> {
   const display = quotaDisplay(ctx);
-  // The accounts seed's words (§5); the reference's server said 划转失败 转移额度最小为…！
+  // Our words (docs/messages.md#accounts-and-settings); the reference's server said 划转失败 转移额度最小为…！
   if (amount < display.quotaPerUnit) throw new AppError(`划转金额最低为 ${logQuota(display.quotaPerUnit, display)}`);
   if (!(await transferAffQuota(ctx.db, userId, amount))) throw new AppError(AFF_MSG.notEnough);
 }

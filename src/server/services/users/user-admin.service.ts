@@ -1,5 +1,5 @@
 /**
- * User administration (reference §2.9): list, search, read, create, edit, manage and hard
+ * User administration (docs/users.md#admin-endpoints): list, search, read, create, edit, manage and hard
  * delete, each behind the role rules of user.rules.ts. Admin replies never carry a user's
  * system access token. A password set by an admin, a ban and a deletion end the target's
  * console sessions (issue #12): they do not come back when the account is enabled again.

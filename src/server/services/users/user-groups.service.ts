@@ -1,5 +1,5 @@
 /**
- * Groups a user may use (reference §2.11): the option UserUsableGroups (group → description)
+ * Groups a user may use (docs/users.md#groups): the option UserUsableGroups (group → description)
  * plus the user's own group, and the models those groups reach through enabled abilities.
  */
 import type { AppContext } from '../../context';

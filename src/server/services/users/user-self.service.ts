@@ -1,5 +1,5 @@
 /**
- * What a signed-in user does to their own account (reference §1.4, §2.8): edit the profile,
+ * What a signed-in user does to their own account (docs/users.md#own-account): edit the profile,
  * delete the account, and get a fresh system access token. A new password ends the user's
  * other console sessions; deleting the account ends all of them.
  */
@@ -35,7 +35,7 @@ async function knowsCurrentPassword(user: UserRow, original: string): Promise<bo
 
 /**
  * Writes the non-empty fields; a new username must not be anyone else's, deleted or not. A
- * new password is checked against `original_password` when that is sent (the seeds' call
+ * new password is checked against `original_password` when that is sent (the console's call
  * sends only `password`), and ends every other session of the user; `keepSessionId` (the
  * caller's own session) stays.
  */

@@ -1,5 +1,5 @@
 /**
- * A user's notification settings (reference §4.1, with the seed's https-only webhook rule),
+ * A user's notification settings (docs/users.md#notification-settings; webhooks are https only),
  * stored as JSON text in `users.setting`. Saving replaces the whole setting, so switching
  * the type drops the other type's fields.
  *

@@ -1,5 +1,5 @@
 /**
- * Who may do what to which account (seed 000 §6, reference §2.9 and §15 item 13). Pure
+ * Who may do what to which account (docs/users.md#administration-rules). Pure
  * functions, so the rule table reads in one place and is testable without a database.
  */
 import { AppError } from '../../errors';
@@ -42,7 +42,7 @@ export type ManageAction = (typeof MANAGE_ACTIONS)[number];
 /** What a manage action does to the target: new role/status, or a soft delete. */
 export type ManageEffect = { role?: number; status?: number } | 'delete';
 
-/** The rule table of reference §2.9; throws the refusal message or answers the effect. */
+/** The manage rules of docs/users.md#administration-rules; throws the refusal message or answers the effect. */
 export function planManage(action: ManageAction, callerRole: number, target: { role: number }): ManageEffect {
   switch (action) {
     case 'disable':

@@ -57,7 +57,7 @@ export interface NewAccount {
   linuxDoId?: string;
 }
 
-/** Creates a common user; answers the new id. Unique violations become the seeds' message. */
+/** Creates a common user; answers the new id. Unique violations become the console's message. */
 export async function createAccount(ctx: AppContext, account: NewAccount): Promise<number> {
   const quotaForNewUser = ctx.options.number('QuotaForNewUser');
   const quotaForInvitee = account.inviterId ? ctx.options.number('QuotaForInvitee') : 0;

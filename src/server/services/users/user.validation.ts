@@ -1,5 +1,5 @@
 /**
- * Field limits of user accounts (reference §2.3), counted in characters, not bytes:
+ * Field limits of user accounts (docs/users.md#field-limits), counted in characters, not bytes:
  * username 1–12, password 8–20, display name up to 20, email up to 50. A failure is
  * `输入不合法 ` followed by a short English detail; nothing is written after one.
  */

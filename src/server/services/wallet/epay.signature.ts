@@ -1,5 +1,5 @@
 /**
- * The epay signature, the same in both directions (reference §10.5): every parameter except
+ * The epay signature, the same in both directions (docs/wallet.md#epay-signature): every parameter except
  * `sign` and `sign_type`, empty values dropped, keys sorted ascending, joined as
  * `k1=v1&k2=v2` with raw values, the merchant key appended directly, MD5 in lowercase hex.
  */

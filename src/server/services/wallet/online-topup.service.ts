@@ -1,5 +1,5 @@
 /**
- * Online top-up through an epay-compatible provider (reference §10): quote an amount,
+ * Online top-up through an epay-compatible provider (docs/wallet.md#online-top-up): quote an amount,
  * create a pending order with the signed parameters the console posts to the provider,
  * and take the provider's notification. The notification is trusted only with a valid
  * signature, our merchant id and the order's exact money; the order moves pending →

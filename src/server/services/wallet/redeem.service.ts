@@ -25,7 +25,7 @@ export interface Redeemer {
 /** Redeems `key` for `user`; answers the quota added. */
 export async function redeemCode(ctx: AppContext, user: Redeemer, key: string): Promise<number> {
   const code = key.trim();
-  // The gateway seed's words (§5); the reference's server said 未提供兑换码.
+  // Our words (docs/messages.md#gateway-resources); the reference's server said 未提供兑换码.
   if (!code) throw new AppError('请输入兑换码！');
   if (!(await ctx.rateLimiter.hit(`RD:${user.id}`, ATTEMPTS_PER_MINUTE, 60))) throw new AppError('兑换尝试过于频繁，请稍后再试');
   const display = quotaDisplay(ctx);

@@ -1,5 +1,5 @@
 /**
- * What an online top-up costs (reference §10.2). The amount A is in currency units when
+ * What an online top-up costs (docs/wallet.md#amount-rules). The amount A is in currency units when
  * quota is displayed as currency, otherwise in quota units. Minimum: MinTopUp currency units
  * (floor(MinTopUp × QuotaPerUnit) quota units). Price: units × Price × TopupGroupRatio[group]
  * (a missing or 0 ratio counts as 1), exact decimals, two places.

@@ -1,5 +1,5 @@
 /**
- * An editable number in a list cell (channel priority and weight, seed 001 §2): saved when
+ * An editable number in a list cell (channel priority and weight, docs/console.md#lists-and-forms): saved when
  * the user leaves the field or presses Enter, through the first declared rule that fits the
  * row (a channel, or a whole tag), then the list reloads.
  */

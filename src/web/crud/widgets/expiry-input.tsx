@@ -1,5 +1,5 @@
 /**
- * A token's expiry (seed 001 §5, §9): typed as `YYYY-MM-DD HH:mm:ss` (empty = never), or
+ * A token's expiry (docs/tokens.md#validation): typed as `YYYY-MM-DD HH:mm:ss` (empty = never), or
  * set by a preset (never, 1 hour, 1 day, 1 month). The value is unix seconds or -1; text
  * that is no real time gives NaN, which the field's rule answers with 过期时间格式错误！.
  */

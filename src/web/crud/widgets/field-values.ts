@@ -1,5 +1,5 @@
 /**
- * Pure rules of the gateway form widgets: model lists (seed 001 §5 "某些模型已存在！"),
+ * Pure rules of the gateway form widgets: model lists (docs/messages.md#gateway-resources "某些模型已存在！"),
  * expiry text (`YYYY-MM-DD HH:mm:ss`, -1 never) and preset times.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The channel model list (seed 001 §2, §5): a searchable multi-select whose value is a
+ * The channel model list (docs/channels.md#validation): a searchable multi-select whose value is a
  * comma list, with helpers to fill the type's models, every known model, the upstream's
  * own list (needs a key when creating: 请填写密钥), to clear, and to add custom names
  * (某些模型已存在！ when one is already listed).

@@ -1,6 +1,6 @@
 /**
  * A quota or number input with preset buttons beneath (token quota $1 … $1000, create
- * counts 10/20/30/100, seed 001 §9). A preset's label is its key's text, or the value as
+ * counts 10/20/30/100, docs/tokens.md#creating-several). A preset's label is its key's text, or the value as
  * the field shows it.
  */
 import { Button, InputNumber, Space } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * /oauth/{github|oidc|linuxdo} (seed 001 §4 "OAuth callback"): hands the provider's code
+ * /oauth/{github|oidc|linuxdo} (docs/console.md#account-pages): hands the provider's code
  * and state to the server. A `bind` reply means an account was linked; otherwise the reply
  * is the signed-in user. On failure the server's message is shown before leaving.
  */

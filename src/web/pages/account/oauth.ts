@@ -1,5 +1,5 @@
 /**
- * Third-party sign-in: the provider authorize URLs (seed 000 §7, reference §6) and the
+ * Third-party sign-in: the provider authorize URLs (docs/accounts.md#third-party-login) and the
  * state call. Pure apart from `fetchState`, so the URLs are unit-tested.
  */
 import type { Api } from '../../wire/api';

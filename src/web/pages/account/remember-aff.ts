@@ -1,4 +1,4 @@
-/** An invitation code from `?aff=` is kept locally for a later registration (seed 000 §2). */
+/** An invitation code from `?aff=` is kept locally for a later registration (docs/console.md#account-pages). */
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { readText, STORAGE_KEYS, writeText } from '../../storage';

@@ -1,6 +1,6 @@
 /**
  * The row of third-party sign-in buttons, only for providers the status enables. Each calls
- * the endpoints the seeds name; a server that refuses shows its own message.
+ * the endpoints of docs/accounts.md#third-party-login; a server that refuses shows its own message.
  */
 import { GithubOutlined, LoginOutlined, WechatOutlined } from '@ant-design/icons';
 import { App, Button, Divider, Space } from 'antd';

@@ -1,4 +1,4 @@
-/** A button lock that counts down (the seeds' 30 second resend and reset locks). */
+/** A button lock that counts down (the 30 second resend and reset locks, docs/console.md#account-pages). */
 import { useEffect, useState } from 'react';
 
 export const LOCK_SECONDS = 30;

@@ -1,5 +1,5 @@
 /**
- * Chat links (seed 001 §2 "Chat links and chat redirect"): the saved chats of the public
+ * Chat links (docs/console.md#chat-links): the saved chats of the public
  * status (`[{name: link}]`), filled with a token key (`{key}` → `sk-<key>`) and this
  * server's address (`{address}`, URL-encoded; `{cherryConfig}` for Cherry Studio's
  * base64 settings). Pure, so each rule is unit-tested.

@@ -1,5 +1,5 @@
 /**
- * /chat/{id} (seed 001 §2 "Chat links"): the saved chat link number `id` (default 0) in a
+ * /chat/{id} (docs/console.md#chat-links): the saved chat link number `id` (default 0) in a
  * frame, with the user's first enabled token put into it.
  */
 import { Result, Spin } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * /chat2link (seed 001 §2 "Chat redirect"): builds the chat app's link from the configured
+ * /chat2link (docs/console.md#chat-links): builds the chat app's link from the configured
  * chat link (NextChat-style settings with the key and this server's URL), or the first saved
  * chat, and goes there.
  */

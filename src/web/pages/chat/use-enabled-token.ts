@@ -1,5 +1,5 @@
 /**
- * The key of the user's first enabled token (seed 001 §9: up to 100 tokens, p=0, size=100,
+ * The key of the user's first enabled token (docs/console.md#chat-links: up to 100 tokens, p=0, size=100,
  * enabled only). Without one the user is told so and sent to the token page after 1.5 s.
  */
 import { App } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * The dashboard's numbers (seed 001 §2 "/detail"): hourly usage rows from `/api/data/`
+ * The dashboard's numbers (docs/console.md#dashboard-page): hourly usage rows from `/api/data/`
  * grouped into hour, day or week buckets per model, totals and averages over the range.
  * Pure, so each rule is unit-tested; times are unix seconds read in local time.
  */

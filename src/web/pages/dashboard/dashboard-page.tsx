@@ -1,5 +1,5 @@
 /**
- * /detail, the dashboard (seed 001 §2; only when data export is on): totals and per-model
+ * /detail, the dashboard (docs/console.md#dashboard-page; only when data export is on): totals and per-model
  * usage over time for hour, day or week buckets; administrators see everyone or one user.
  */
 import { SearchOutlined } from '@ant-design/icons';

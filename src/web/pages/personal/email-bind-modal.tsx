@@ -1,6 +1,6 @@
 /**
  * Binding an email: send a code (GET /api/verification, bot check when on, 30 s lock), then
- * bind with it (GET /api/oauth/email/bind). Empty fields get the seed's messages.
+ * bind with it (GET /api/oauth/email/bind). Empty fields get their messages (docs/messages.md#accounts-and-settings).
  */
 import { App, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';

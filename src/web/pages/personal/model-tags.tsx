@@ -9,7 +9,7 @@ import { useCopy } from '../../components/use-copy';
 import { readText, writeText } from '../../storage';
 import { api } from '../../state/wire';
 
-/** Tags shown before collapsing (seed 000 §9). */
+/** Tags shown before collapsing (docs/console.md#personal-settings). */
 export const MODELS_SHOWN = 10;
 /** The remembered expanded state (a personal-page choice, like the shell's other stored items). */
 const EXPANDED_KEY = 'personal-models-expanded';

@@ -13,7 +13,7 @@ export interface NotificationForm {
   notification_email: string;
 }
 
-/** Threshold presets in quota units (seed 000 §9); the default when none is saved. */
+/** Threshold presets in quota units (docs/console.md#personal-settings); the default when none is saved. */
 export const THRESHOLD_PRESETS = [100000, 500000, 1000000, 5000000] as const;
 export const DEFAULT_THRESHOLD = 500000;
 

@@ -1,5 +1,5 @@
 /**
- * /personal: the signed-in user's own account (seed 000 §2 "Personal settings"): the
+ * /personal: the signed-in user's own account (docs/console.md#personal-settings): the
  * default-password warning, profile with balance, used quota and requests, the models they
  * may call, invitations, bindings, notifications, and security (password, system access
  * token, account deletion).

@@ -1,5 +1,5 @@
 /**
- * The playground's settings (seed 001 §3 "Chat settings", §9), kept locally: model (default
+ * The playground's settings (docs/console.md#playground-page), kept locally: model (default
  * gpt-4o-mini), group, max tokens (default 0 = not sent), temperature (0.1 to 1 in steps of
  * 0.1; the stored default 0 shows as the lowest step) and the system prompt.
  */

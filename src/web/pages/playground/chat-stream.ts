@@ -1,5 +1,5 @@
 /**
- * The playground's stream (seed 001 §4 "Chat message", §7 "Chat"): an incremental parser of
+ * The playground's stream (docs/console.md#playground-page): an incremental parser of
  * server-sent events and the rules that move an assistant message through loading →
  * incomplete → complete, or error with the error text appended. Pure, so each rule is
  * unit-tested; `streamChat` is the one function that touches the network.

@@ -1,5 +1,5 @@
 /**
- * /playground (seed 001 §2 "Chat playground"): the settings panel on the left (a drawer on
+ * /playground (docs/console.md#playground-page): the settings panel on the left (a drawer on
  * phones, opened with a button), the conversation with a clear-context action, and the
  * message box. Settings are kept locally.
  */

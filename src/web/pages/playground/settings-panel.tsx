@@ -1,5 +1,5 @@
 /**
- * The playground's left panel (seed 001 §2 "Chat playground"): group (GET
+ * The playground's left panel (docs/console.md#playground-page): group (GET
  * /api/user/self/groups), searchable model (GET /api/user/models), temperature, max tokens
  * and the system prompt.
  */

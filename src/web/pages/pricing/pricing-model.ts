@@ -1,5 +1,5 @@
 /**
- * The price list's rules (seed 001 §1, §2 "Model pricing page", §9): fuzzy search, which
+ * The price list's rules (docs/console.md#pricing-page): fuzzy search, which
  * group's ratio applies, and prices per 1M tokens or per call in dollars. Pure, so each rule
  * is unit-tested.
  */

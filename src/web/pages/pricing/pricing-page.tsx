@@ -1,5 +1,5 @@
 /**
- * /pricing, the public price list (seed 001 §2 "Model pricing page"): who the prices are
+ * /pricing, the public price list (docs/console.md#pricing-page): who the prices are
  * for (the user's group and ratio, or the default ratio for a visitor), fuzzy search, copy
  * of the selected model names, and every model on one page with its billing kind, prices
  * and groups.

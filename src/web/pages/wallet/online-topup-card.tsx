@@ -1,5 +1,5 @@
 /**
- * Online top-up (seed 001 §2 "Wallet", §7): an amount, its payable money from
+ * Online top-up (docs/wallet.md#online-top-up): an amount, its payable money from
  * `POST /api/user/amount`, then alipay (zfb) or wechat (wx) through `POST /api/user/pay`,
  * whose form fields are posted to the provider's URL.
  */

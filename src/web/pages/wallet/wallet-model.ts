@@ -1,10 +1,10 @@
 /**
- * The wallet's rules (seed 001 §2 "Wallet", §5, §8): what an online top-up needs before
+ * The wallet's rules (docs/wallet.md#amount-rules, docs/console.md#wallet-page): what an online top-up needs before
  * asking the server, and the form the payment provider receives. Pure, so each rule is
  * unit-tested.
  */
 
-/** The reply of `/api/user/amount` and `/api/user/pay` (no `success` key, reference §10). */
+/** The reply of `/api/user/amount` and `/api/user/pay` (no `success` key, docs/wallet.md#online-top-up). */
 export interface TopUpReply {
   message: 'success' | 'error' | string;
   data: unknown;

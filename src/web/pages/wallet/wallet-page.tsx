@@ -1,5 +1,5 @@
 /**
- * /topup, my wallet (seed 001 §2 "Wallet"): the balance and usage, redeeming a code, and
+ * /topup, my wallet (docs/console.md#wallet-page): the balance and usage, redeeming a code, and
  * online top-up.
  */
 import { Card, Col, Row, Space, Statistic } from 'antd';

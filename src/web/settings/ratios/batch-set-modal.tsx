@@ -1,7 +1,7 @@
 /**
  * Batch set of the visual ratio table: fills the selected models with one value in one
  * column (single mode) or with a model ratio and a completion ratio together (combined
- * mode), with the seed's three refusals.
+ * mode), with its three refusals (docs/messages.md#accounts-and-settings).
  */
 import { App, Form, Input, Modal, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';

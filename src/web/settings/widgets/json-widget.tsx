@@ -1,6 +1,6 @@
 /**
  * The `json` widget: a JSON text in a monospace editor. On blur the text is checked (the
- * seed's "<title>不是合法的 JSON 字符串") and, when it parses, pretty-printed.
+ * message "<title>不是合法的 JSON 字符串") and, when it parses, pretty-printed.
  */
 import { App, Input } from 'antd';
 import { useState } from 'react';

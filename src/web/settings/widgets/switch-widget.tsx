@@ -1,6 +1,6 @@
 /**
  * The `switch` widget: a boolean option as a toggle with its title beside it. With the
- * `confirmOff` hint, switching off asks first (disabling password login, seed 000 §4).
+ * `confirmOff` hint, switching off asks first (disabling password login, docs/console.md#settings-pages).
  */
 import { App, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -13,7 +13,7 @@ import { isCloudflareGateway, joinUrl, withQuery } from '../common/urls';
 import type { JsonObject } from '../common/json';
 import type { RelayMode, Target } from '../types';
 
-/** The request query wins over the channel's `other`, which wins over the global default (reference §3.5). */
+/** The request query wins over the channel's `other`, which wins over the global default (docs/relay.md#channel-settings-per-type). */
 export function azureApiVersion(target: Target): string {
   return target.clientQuery?.['api-version'] || target.other.trim() || target.options.azureDefaultApiVersion;
 }

@@ -1,5 +1,5 @@
 /**
- * OpenAI chat request -> Claude Messages request (reference §4.4). Pure conversion: options
+ * OpenAI chat request -> Claude Messages request (docs/relay.md#claude). Pure conversion: options
  * (default max_tokens, thinking) are applied by the caller.
  */
 import { parseDataUrl } from '../common/data-url';

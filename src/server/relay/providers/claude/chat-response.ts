@@ -1,4 +1,4 @@
-/** Claude Messages answer -> OpenAI chat completion (reference §4.4). */
+/** Claude Messages answer -> OpenAI chat completion (docs/relay.md#claude). */
 import { chatCompletion, nowSeconds, type ToolCallOut } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { arr, isRecord, obj, str } from '../common/json';

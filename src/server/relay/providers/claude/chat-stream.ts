@@ -1,4 +1,4 @@
-/** Claude's streamed events -> OpenAI chat chunks (reference §4.4 table, Ours: cache counts kept). */
+/** Claude's streamed events -> OpenAI chat chunks (docs/relay.md#claude; cache counts kept). */
 import { ChatChunkStream } from '../common/chunk-stream';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, isRecord, num, obj, parseJson, str } from '../common/json';

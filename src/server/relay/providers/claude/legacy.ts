@@ -1,6 +1,6 @@
 /**
  * The legacy Text Completions API (`/v1/complete`), used only for claude-instant and claude-2
- * (reference §4.4): the chat becomes one `Human:`/`Assistant:` prompt; answers carry no usage.
+ * (docs/relay.md#claude): the chat becomes one `Human:`/`Assistant:` prompt; answers carry no usage.
  */
 import { type ChunkMeta, chatChunk, chatCompletion, newId, nowSeconds, sseJson, usageChunk } from '../common/chunks';
 import { errorFromBody } from '../common/errors';

@@ -1,5 +1,5 @@
 /**
- * Claude Messages in and out (`/v1/messages` on a Claude channel, reference §4.5): the body's
+ * Claude Messages in and out (`/v1/messages` on a Claude channel, docs/relay.md#claude): the body's
  * known fields are forwarded with the model, default max_tokens and thinking adapter applied; answers and events
  * go back untouched while usage and text are read from them.
  */

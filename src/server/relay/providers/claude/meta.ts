@@ -1,4 +1,4 @@
-/** Claude's endpoints and headers (reference §4.2). */
+/** Claude's endpoints and headers (docs/relay.md#claude). */
 import { joinUrl } from '../common/urls';
 import type { Target } from '../types';
 

@@ -1,6 +1,6 @@
 /**
  * Claude options applied to every Messages request: default max_tokens and the thinking
- * adapter for `-thinking` model names (reference §4.4, options `claude.*`).
+ * adapter for `-thinking` model names (docs/relay.md#claude, options `claude.*`).
  */
 import type { JsonObject } from '../common/json';
 import type { ProviderOptions } from '../types';

@@ -4,7 +4,7 @@ import type { Usage } from '../types';
 
 /**
  * Claude's `input_tokens` exclude cache reads and writes, which come apart; billing applies
- * Claude's formula to them (reference §6.4, Ours: cache counts are always captured).
+ * Claude's formula to them (docs/billing.md#settlement-formula; cache counts are always captured).
  */
 export function usageFromClaude(raw: unknown): Usage | undefined {
   if (!isRecord(raw)) return undefined;

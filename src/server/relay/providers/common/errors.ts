@@ -1,4 +1,4 @@
-/** Upstream error normalisation (reference §7.1), shared by every provider. */
+/** Upstream error normalisation (docs/relay.md#upstream-errors), shared by every provider. */
 import type { UpstreamError } from '../types';
 import { isRecord, obj, parseJson, str } from './json';
 

@@ -2,7 +2,7 @@
  * The stream converter for OpenAI-shaped upstreams. The fast path sends the upstream `data`
  * string on untouched (no re-serialisation); a chunk is rewritten only when a channel setting
  * asks for it (`force_format`, `thinking_to_content`). The usage-only chunk the relay forces
- * upstream is hidden from clients that did not ask for `include_usage` (reference §5.3), and
+ * upstream is hidden from clients that did not ask for `include_usage` (docs/relay.md#openai-request-adjustments), and
  * synthesised at the end for clients that asked when upstream sent none.
  */
 import type { SseEvent, StreamConverter, StreamStep, Usage, UpstreamError } from '../types';

@@ -1,5 +1,5 @@
 /**
- * Model-name rules of OpenAI's reasoning models (reference §4.3): `-high`/`-medium`/`-low`
+ * Model-name rules of OpenAI's reasoning models (docs/relay.md#openai-request-adjustments): `-high`/`-medium`/`-low`
  * suffixes mean `reasoning_effort`, `max_tokens` is `max_completion_tokens`, no temperature.
  */
 

@@ -15,7 +15,7 @@ export function withQuery(url: string, params: Record<string, string | undefined
 
 /**
  * Cloudflare AI Gateway URLs already name the provider: OpenAI-type paths drop their `/v1`
- * prefix and Azure paths drop `/openai/deployments` there (reference §3.6).
+ * prefix and Azure paths drop `/openai/deployments` there (docs/relay.md#base-url).
  */
 export function isCloudflareGateway(base: string): boolean {
   return base.startsWith('https://gateway.ai.cloudflare.com');

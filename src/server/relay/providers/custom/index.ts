@@ -1,4 +1,4 @@
-/** Custom channels (type 8): the base URL is the complete request URL, `{model}` filled in (reference §3.6). */
+/** Custom channels (type 8): the base URL is the complete request URL, `{model}` filled in (docs/relay.md#base-url). */
 import { createOpenAICompatible } from '../openai-compatible/factory';
 import { OPENAI_PATHS } from '../openai-compatible/paths';
 import { ProviderRequestError } from '../types';

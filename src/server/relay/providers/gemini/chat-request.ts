@@ -1,4 +1,4 @@
-/** OpenAI chat request -> Gemini generateContent request (reference §4.6). */
+/** OpenAI chat request -> Gemini generateContent request (docs/relay.md#gemini). */
 import { isHttpUrl, mediaTypeFromUrl, parseDataUrl } from '../common/data-url';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
 import { contentText } from '../common/openai-text';

@@ -1,4 +1,4 @@
-/** Gemini generateContent answer -> OpenAI chat completion (reference §4.6). */
+/** Gemini generateContent answer -> OpenAI chat completion (docs/relay.md#gemini). */
 import { newId, nowSeconds } from '../common/chunks';
 import { arr, obj } from '../common/json';
 import { openaiUsageBody } from '../common/usage';

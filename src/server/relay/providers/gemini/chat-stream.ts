@@ -1,5 +1,5 @@
 /**
- * Gemini's `streamGenerateContent?alt=sse` events -> OpenAI chunks (reference §4.6): one
+ * Gemini's `streamGenerateContent?alt=sse` events -> OpenAI chunks (docs/relay.md#gemini): one
  * chunk per event and candidate; a STOP finish follows as its own chunk; tool calls carry a
  * running index. Usage is the last event's; without any, the local count (Ours: the
  * reference billed nothing).

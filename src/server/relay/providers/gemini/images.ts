@@ -1,4 +1,4 @@
-/** OpenAI image generation <-> Imagen `:predict` (reference §4.6). */
+/** OpenAI image generation <-> Imagen `:predict` (docs/relay.md#gemini). */
 import { nowSeconds } from '../common/chunks';
 import { type JsonObject, arr, obj, str } from '../common/json';
 import { ProviderRequestError, type ParsedResponse } from '../types';

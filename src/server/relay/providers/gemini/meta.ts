@@ -1,4 +1,4 @@
-/** Gemini's endpoints, auth and the option-driven settings (reference §4.2, §4.6). */
+/** Gemini's endpoints, auth and the option-driven settings (docs/relay.md#gemini). */
 import { joinUrl } from '../common/urls';
 import type { ProviderOptions, Target } from '../types';
 

@@ -1,4 +1,4 @@
-/** Ollama's native `/api/embed` (reference §4.7), converted from and to OpenAI's embeddings shape. */
+/** Ollama's native `/api/embed` (docs/relay.md#other-families), converted from and to OpenAI's embeddings shape. */
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, arr, compact, isRecord, num, str } from '../common/json';
 import type { CustomEndpoint } from '../openai-compatible/config';

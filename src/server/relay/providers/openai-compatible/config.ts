@@ -26,7 +26,7 @@ export interface OpenAICompatibleConfig {
   url?: (ctx: UrlContext) => string;
   /** Auth and extra headers; default `Authorization: Bearer <key>`. */
   headers?: (target: Target) => Record<string, string>;
-  /** The upstream honours `stream_options.include_usage` (reference §4.1 list); else it is removed. */
+  /** The upstream honours `stream_options.include_usage` (docs/relay.md#openai-request-adjustments); else it is removed. */
   streamUsage?: boolean;
   /** Family tweaks of the outgoing JSON body, after the common adjustments (mutates the copy). */
   adjustBody?: (body: JsonObject, mode: RelayMode, target: Target) => void;

@@ -1,6 +1,6 @@
 /**
  * OpenAI-shaped families that differ from OpenAI only in paths, headers or a parameter rule
- * (reference §4.2/§4.3). Families with their own endpoints live in their own folders.
+ * (docs/relay.md#other-families). Families with their own endpoints live in their own folders.
  */
 import type { JsonObject } from '../common/json';
 import { num, obj, str } from '../common/json';

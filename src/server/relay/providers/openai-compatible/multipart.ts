@@ -4,7 +4,7 @@ import { ProviderRequestError } from '../types';
 
 /**
  * Copies every form field, replaces `model` with the upstream model and re-attaches the file
- * (reference §5.6). Field values may be strings, numbers, booleans or lists of them.
+ * (docs/relay.md#other-families). Field values may be strings, numbers, booleans or lists of them.
  */
 export function buildAudioForm(body: JsonObject, model: string): FormData {
   const file = body.file;

@@ -1,4 +1,4 @@
-/** The OpenAI request adjustments every OpenAI-shaped family shares (reference §4.3, §5.1). */
+/** The OpenAI request adjustments every OpenAI-shaped family shares (docs/relay.md#openai-request-adjustments). */
 import { type JsonObject, arr, isRecord, obj } from '../common/json';
 import { OPENAI_CHAT_SHAPE, OPENAI_EMBEDDINGS_SHAPE, type RequestShape, knownFieldsOnly } from '../common/known-fields';
 import { isReasoningModel, type ReasoningEffort, takesDeveloperRole } from '../common/reasoning';

@@ -12,7 +12,7 @@ function rerankUsage(json: Record<string, unknown>): Usage | undefined {
 }
 
 export function parseOpenAIResponse(mode: RelayMode, json: unknown, readUsage: (raw: unknown) => Usage | undefined): ParsedResponse {
-  // A 200 answer with an error object is a failure (reference §5.3); 500 lets the retry rules apply.
+  // A 200 answer with an error object is a failure (docs/relay.md#upstream-errors); 500 lets the retry rules apply.
   const error = errorInBody(json, 500);
   if (error) return { body: json, error };
   if (!isRecord(json)) return { body: json };

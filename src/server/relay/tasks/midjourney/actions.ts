@@ -1,5 +1,5 @@
 /**
- * Midjourney actions (gateway reference §12.2–12.3): what each submit route asks for, the
+ * Midjourney actions (docs/tasks.md#routes, docs/tasks.md#submitting): what each submit route asks for, the
  * Plus API's `customId` and the simple-change `content` turned into an action, and the
  * model name each action is priced and routed by.
  */
@@ -40,7 +40,7 @@ export const CHANGE_ACTIONS: ReadonlySet<string> = new Set([
   MJ_ACTIONS.inpaint,
 ]);
 
-/** Free at submission: the following MODAL step is what is charged (§12.3). */
+/** Free at submission: the following MODAL step is what is charged (docs/tasks.md#submitting). */
 export const FREE_ACTIONS: ReadonlySet<string> = new Set([MJ_ACTIONS.inpaint, MJ_ACTIONS.customZoom]);
 
 /** `mj_<action>`, or `swap_face` for the face swap. */

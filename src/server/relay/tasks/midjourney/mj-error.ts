@@ -1,5 +1,5 @@
 /**
- * Midjourney-proxy's error shape (gateway reference §0): `{description, type, code}` with
+ * Midjourney-proxy's error shape (docs/relay.md#error-shapes): `{description, type, code}` with
  * HTTP 400 (429 for code 30). Request-level failures carry code 4, upstream transport
  * failures code 5, as the reference's constants say.
  */

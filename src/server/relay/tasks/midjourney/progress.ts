@@ -1,5 +1,5 @@
 /**
- * Following drawing tasks to their end (gateway reference §12.5): one list-by-condition call
+ * Following drawing tasks to their end (docs/tasks.md#task-polling): one list-by-condition call
  * per channel for its unfinished tasks, each returned task's fields copied, a failure
  * refunded exactly once (user and token), a success marked 100%.
  */

@@ -1,5 +1,5 @@
 /**
- * Everything on the Midjourney routes besides submitting (gateway reference §12.2): a task
+ * Everything on the Midjourney routes besides submitting (docs/tasks.md#routes): a task
  * by id, tasks by ids, a task's image seed from its channel, the notify callback, and the
  * image proxy.
  *

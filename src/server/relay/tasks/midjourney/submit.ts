@@ -1,5 +1,5 @@
 /**
- * A drawing task submitted (gateway reference §12.3), with the money moved exactly once:
+ * A drawing task submitted (docs/tasks.md#submitting), with the money moved exactly once:
  *
  *   caller → body → action and model → channel (the origin task's for actions on an earlier
  *   image) → price → hold (taken, row inserted) → upstream → confirm (charged) | release
@@ -250,7 +250,7 @@ async function settleSubmission(rt: RelayRuntime, s: Submission, status: number,
   return { status, body };
 }
 
-/** Code 3, no account instance left: the channel is disabled when it allows it (§12.3). */
+/** Code 3, no account instance left: the channel is disabled when it allows it (docs/tasks.md#submitting). */
 function noAccountLeft(rt: RelayRuntime, channel: RelayChannel): void {
   if (channel.autoBan && rt.ctx.options.bool('AutomaticDisableChannelEnabled')) rt.health.disable(channel, 'No available account instance');
 }

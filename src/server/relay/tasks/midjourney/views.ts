@@ -1,5 +1,5 @@
 /**
- * A drawing task as Midjourney-proxy clients read it (gateway reference §12.4), with the
+ * A drawing task as Midjourney-proxy clients read it (docs/tasks.md#reading-tasks), with the
  * image address of services/tasks/image-url.ts.
  */
 import type { AppContext } from '../../../context';

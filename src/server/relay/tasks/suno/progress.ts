@@ -1,5 +1,5 @@
 /**
- * Following music tasks to their end (gateway reference §13.3): one `POST {base}/suno/fetch`
+ * Following music tasks to their end (docs/tasks.md#task-polling): one `POST {base}/suno/fetch`
  * per channel for its unfinished tasks; each changed task's status, failure reason, times
  * and payload copied; a failure refunded exactly once (user and token), a success 100%.
  */

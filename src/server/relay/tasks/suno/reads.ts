@@ -1,5 +1,5 @@
 /**
- * Reading music tasks back (gateway reference §13.2): `POST /suno/fetch {ids, action}` and
+ * Reading music tasks back (docs/tasks.md#suno): `POST /suno/fetch {ids, action}` and
  * `GET /suno/fetch/:id`, the caller's own tasks only, as TaskDto.
  */
 import type { RelayRequest } from '../../pipeline/exchange';

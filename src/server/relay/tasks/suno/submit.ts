@@ -1,5 +1,5 @@
 /**
- * A music task submitted (gateway reference §13.2), with the money moved exactly once:
+ * A music task submitted (docs/tasks.md#suno), with the money moved exactly once:
  * caller → body → action → channel (the earlier task's for a continuation) → price → hold →
  * upstream `POST {base}/suno/submit/<ACTION>` → confirm (charged, upstream answer passed on)
  * | release (nothing kept: the upstream did not take the task).

@@ -1,5 +1,5 @@
 /**
- * The Suno routes' error shape (gateway reference §13.2): `{code, message, data}` with the
+ * The Suno routes' error shape (docs/relay.md#error-shapes): `{code, message, data}` with the
  * error's own HTTP status; an upstream 429's text becomes the reference's saturation notice.
  */
 export class SunoError extends Error {
