@@ -36,6 +36,7 @@ import { directRelay, type DirectHandler } from './relay/direct';
 import { attachRealtime } from './relay/realtime/server';
 import { Readiness } from './health/readiness';
 import { registerHealth } from './health/health.routes';
+import { openMetrics, registerMetrics } from './metrics/metrics.routes';
 
 export interface App {
   server: FastifyInstance;
@@ -205,6 +206,9 @@ export async function buildApp(config: Config): Promise<App> {
   // Probes: outside /api, so no session, rate limit or console headers stand in their way.
   const readiness = new Readiness(ctx.db, ctx.dialect);
   await server.register(async (probes) => registerHealth(probes, readiness));
+  // Prometheus' scrape (METRICS_TOKEN / METRICS_ALLOW_IPS), outside /api like the probes.
+  const metrics = openMetrics(relay);
+  await server.register(async (scrape) => registerMetrics(scrape, metrics));
 
   // Its own scope, so its security headers stay off the relay's routes.
   await server.register(async (web) => registerConsole(web, ctx));
@@ -229,6 +233,7 @@ export async function buildApp(config: Config): Promise<App> {
       // Running Realtime sessions are ended and settled: their sockets would hold the close.
       realtime.close();
       await server.close();
+      metrics?.source.close();
       // After the last request: the relay's queued settlements are written.
       await relay.stop().catch((err: unknown) => server.log.error({ err }, 'writing relay settlements failed'));
       // After the last request: what the dashboard collected is written before the database closes.

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { isAllowListEntry } from './services/tokens/ip-allow-list';
 
 export interface RateLimitConfig {
   enabled: boolean;
@@ -121,6 +122,13 @@ export interface Config {
    * answers 503 and requests are still served, so load balancers stop sending new ones first.
    */
   drainDelaySeconds: number;
+  /**
+   * METRICS_TOKEN: the bearer token a Prometheus scrape of `/metrics` must send. With
+   * METRICS_ALLOW_IPS empty too, `/metrics` does not exist (404).
+   */
+  metricsToken: string;
+  /** METRICS_ALLOW_IPS: addresses or CIDR ranges `/metrics` answers (with a token set: both must pass). */
+  metricsAllowIps: string[];
   debug: boolean;
   version: string;
 }
@@ -153,6 +161,23 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function str(env: Env, name: string, fallback = ''): string {
   const raw = env[name];
   return raw === undefined ? fallback : raw.trim();
+}
+
+/** A comma list: entries trimmed, empty ones dropped. */
+function list(env: Env, name: string): string[] {
+  return str(env, name)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** A comma list of addresses and CIDR ranges; an entry that is neither stops the start (never a silent hole). */
+function addressList(env: Env, name: string): string[] {
+  const entries = list(env, name);
+  for (const entry of entries) {
+    if (!isAllowListEntry(entry)) throw new Error(`environment variable ${name}: "${entry}" is neither an IP address nor a CIDR range`);
+  }
+  return entries;
 }
 
 /**
@@ -249,10 +274,7 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
       limit: int(env, 'CRITICAL_RATE_LIMIT', 20),
       durationSeconds: int(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200),
     },
-    trustedProxies: str(env, 'TRUSTED_PROXIES')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    trustedProxies: list(env, 'TRUSTED_PROXIES'),
     bodyLimit: int(env, 'MAX_REQUEST_BODY_MB', 32) * 1024 * 1024,
     relayTimeoutSeconds: int(env, 'RELAY_TIMEOUT', 0),
     streamingTimeoutSeconds: int(env, 'STREAMING_TIMEOUT', 60),
@@ -278,6 +300,8 @@ export function loadConfig(env: Env = process.env, root = projectRoot()): Config
     channelTestFrequencyMinutes: minutes(env, 'CHANNEL_TEST_FREQUENCY'),
     drainDelaySeconds: Math.max(0, int(env, 'DRAIN_DELAY', 5)),
     channelUpdateFrequencyMinutes: minutes(env, 'CHANNEL_UPDATE_FREQUENCY'),
+    metricsToken: str(env, 'METRICS_TOKEN'),
+    metricsAllowIps: addressList(env, 'METRICS_ALLOW_IPS'),
     debug: bool(env, 'DEBUG', false),
     version: readVersion(root),
   };

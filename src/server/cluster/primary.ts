@@ -12,6 +12,8 @@
  *   would otherwise be retried for ever).
  * - Without Redis the primary carries the workers' change signals to their siblings and keeps
  *   the mailed codes (cluster/worker-link.ts).
+ * - `/metrics` (when on): the worker a scrape lands on asks the primary, which adds up every
+ *   listening worker's figures (metrics/cluster.ts).
  * - SIGTERM/SIGINT: every worker is told to drain (each finishes its requests and writes its
  *   settlements, as a single process does) and the primary exits when the last one has.
  */
@@ -20,6 +22,7 @@ import { hostname } from 'node:os';
 import { WORKER_INDEX_ENV, type Config } from '../config';
 import { MemoryCodeStore } from '../services/accounts/code-store';
 import { CLUSTER_TAG, isClusterMessage, type ClusterMessage, type CodeRequest } from './worker-link';
+import { MetricsGatherer } from '../metrics/cluster';
 
 /**
  * Longer than a worker's own forced stop (15 s after its DRAIN_DELAY, main.ts): the primary
@@ -61,6 +64,7 @@ export function runPrimary(config: Config, main: string): void {
   const send = (worker: Worker, message: ClusterMessage) => {
     if (worker.isConnected()) worker.send(message, undefined, () => undefined);
   };
+  const metrics = new MetricsGatherer(send);
 
   const answerCodes = (worker: Worker, request: CodeRequest) => {
     const run =
@@ -105,6 +109,11 @@ export function runPrimary(config: Config, main: string): void {
         for (const other of slots.values()) if (other.worker !== worker) send(other.worker, message);
       } else if (message.kind === 'codes') {
         answerCodes(worker, message);
+      } else if (message.kind === 'metrics-collect') {
+        const listening = [...slots.values()].filter((s) => s.listened && s.worker.isConnected()).map((s) => s.worker);
+        metrics.collect(worker, message.id, listening);
+      } else if (message.kind === 'metrics-report') {
+        metrics.report(worker, message);
       }
     });
     worker.on('listening', () => {
@@ -113,6 +122,7 @@ export function runPrimary(config: Config, main: string): void {
     });
     worker.on('exit', (code, signal) => {
       if (slots.get(index)?.worker === worker) slots.delete(index);
+      metrics.forget(worker);
       const how = signal ? `signal ${signal}` : `code ${code}`;
       if (stopping) {
         if (code !== 0) failed = true;

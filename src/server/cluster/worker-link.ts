@@ -2,7 +2,8 @@
  * A cluster worker's side of the IPC channel to its primary (cluster/primary.ts): change
  * signals for the sibling workers' caches, and the mailed codes, which the primary keeps so
  * that any worker accepts a code another one sent. Used only without Redis (with Redis, both
- * go through Redis as between nodes on different hosts).
+ * go through Redis as between nodes on different hosts). The metrics' messages (every worker's
+ * figures gathered for one scrape) are here too; metrics/cluster.ts sends and answers them.
  *
  * Every message carries the tag CLUSTER_TAG so that other IPC traffic (Node's own cluster
  * messages, a process manager's) is left alone.
@@ -42,14 +43,46 @@ export interface CodeReply {
   error?: string;
 }
 
-export type ClusterMessage = ChangeMessage | CodeRequest | CodeReply;
+/** A scrape landed on a worker: it asks the primary for every worker's figures, added up (worker → primary). */
+export interface MetricsCollect {
+  tag: typeof CLUSTER_TAG;
+  kind: 'metrics-collect';
+  id: number;
+}
+
+/** The added-up exposition text, or why there is none (primary → the worker that asked). */
+export interface MetricsCollected {
+  tag: typeof CLUSTER_TAG;
+  kind: 'metrics-collected';
+  id: number;
+  text?: string;
+  error?: string;
+}
+
+/** The primary asks a worker for its own figures (primary → every worker). */
+export interface MetricsRequest {
+  tag: typeof CLUSTER_TAG;
+  kind: 'metrics-request';
+  id: number;
+}
+
+/** A worker's figures as prom-client's `getMetricsAsJSON` gives them (worker → primary). */
+export interface MetricsReport {
+  tag: typeof CLUSTER_TAG;
+  kind: 'metrics-report';
+  id: number;
+  metrics?: unknown[];
+  error?: string;
+}
+
+export type ClusterMessage = ChangeMessage | CodeRequest | CodeReply | MetricsCollect | MetricsCollected | MetricsRequest | MetricsReport;
 
 export function isClusterMessage(value: unknown): value is ClusterMessage {
   return typeof value === 'object' && value !== null && (value as { tag?: unknown }).tag === CLUSTER_TAG && typeof (value as { kind?: unknown }).kind === 'string';
 }
 
 /** Sends to the primary; a closed channel (the primary is gone, this worker is stopping) drops it. */
-function toPrimary(message: ClusterMessage): void {
+export function toPrimary(message: ClusterMessage): void {
   if (!process.send || !process.connected) return;
   process.send(message, undefined, undefined, () => undefined);
 }

@@ -16,6 +16,8 @@ import { AccessTokens } from './upstream/access-tokens';
 import type { ProviderOptions } from './providers/types';
 import { changeEvents } from '../plumbing/change-events';
 import { TaskPoller } from './tasks/poller';
+import { RelayMetrics } from '../metrics/relay-metrics';
+import { metricsEnabled } from '../metrics/access';
 
 /** Fastify's logger fits: a message, or details and a message (never a secret in either). */
 export interface RelayLogger {
@@ -37,6 +39,8 @@ export class RelayRuntime {
   readonly credentials: AccessTokens;
   /** Follows drawing and music tasks up (the master process with UPDATE_TASK only). */
   readonly tasks: TaskPoller;
+  /** What the relay counts for `/metrics`; absent when metrics are off (nothing is recorded). */
+  readonly metrics: RelayMetrics | undefined;
   /** The direct path in front of Fastify, once the app set it up (relay/direct.ts). */
   direct: { served: number } | undefined;
   #providerOptions: ProviderOptions | undefined;
@@ -49,14 +53,16 @@ export class RelayRuntime {
     readonly ctx: AppContext,
     readonly log: RelayLogger,
   ) {
+    this.metrics = metricsEnabled(ctx.config) ? new RelayMetrics() : undefined;
     this.auth = new AuthCache(ctx);
     this.channels = new ChannelIndex(ctx);
-    this.health = new ChannelHealth(ctx, this.channels, log);
+    this.health = new ChannelHealth(ctx, this.channels, log, this.metrics);
     this.ledger = new Ledger(ctx, undefined, (message, err) => (err === undefined ? log.warn(message) : log.error(`${message}: ${err instanceof Error ? err.message : String(err)}`)));
     const relayTimeout = ctx.config.relayTimeoutSeconds;
     this.pools = new UpstreamPools(relayTimeout > 0 ? relayTimeout * 1000 : 300_000);
     this.credentials = new AccessTokens({ privateAddressesAllowed: ctx.config.tokenUrlPrivateAddressEnabled });
     this.tasks = new TaskPoller(this);
+    this.ledger.settlementLag = this.metrics?.settlementLag;
   }
 
   /** Options the providers read, rebuilt after any option change. */

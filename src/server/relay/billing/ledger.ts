@@ -72,6 +72,8 @@ interface PendingReserve {
 
 interface PendingSettle {
   item: SettleItem;
+  /** Date.now() when it was queued (settlement lag). */
+  queuedAt: number;
   /** Its number in the local journal (undefined: not journaled). */
   number: number | undefined;
   tries: number;
@@ -86,6 +88,11 @@ function isRetryable(err: unknown): boolean {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Where the time from a settlement's queueing to its commit goes (the metrics, when enabled). */
+export interface SettlementLagObserver {
+  observeMs(ms: number): void;
 }
 
 export class Ledger {
@@ -112,6 +119,8 @@ export class Ledger {
   #lastError: unknown;
   /** Open once start() made its file and checkpoint row (absent: DATA_DIR not writable). */
   readonly #journal: LocalJournal;
+  /** Told each committed settlement's lag (set by the metrics; absent, nothing is measured). */
+  settlementLag: SettlementLagObserver | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -153,6 +162,18 @@ export class Ledger {
   /** Settlements queued and not yet written. */
   get pending(): number {
     return this.#settles.length + this.#reserves.length;
+  }
+
+  /** Milliseconds the oldest settlement still queued has waited (0: none queued); read at a metrics scrape. */
+  oldestPendingMs(now = Date.now()): number {
+    let oldest = now;
+    for (const s of this.#settles) if (s.queuedAt < oldest) oldest = s.queuedAt;
+    return now - oldest;
+  }
+
+  /** Reservations held in memory now (no journal row); read at a metrics scrape. */
+  get heldInMemory(): number {
+    return this.#holds.size;
   }
 
   /** Whether the database failed the last write (and no write has succeeded since). */
@@ -215,7 +236,7 @@ export class Ledger {
     const journaled = this.#journal.isOpen && (item.quota > 0 || item.log !== undefined || this.#journal.hasProgress(item.reservationId));
     const number = journaled ? this.#journal.final(item) : undefined;
     return new Promise<SettleResult>((resolve) => {
-      this.#settles.push({ item, number, tries: 0, notBefore: 0, resolve });
+      this.#settles.push({ item, queuedAt: Date.now(), number, tries: 0, notBefore: 0, resolve });
       if (this.#settles.length >= MAX_BATCH) this.#settleDue = true;
       this.#armTimer();
       this.#kick();
@@ -394,6 +415,10 @@ export class Ledger {
         });
         for (const id of settling) this.#holds.release(id);
         if (checkpoint) this.#journal.committed(numbers);
+        if (this.settlementLag && settles.length > 0) {
+          const committedAt = Date.now();
+          for (const s of settles) this.settlementLag.observeMs(committedAt - s.queuedAt);
+        }
         for (const [userId, quota] of balances.users) this.#holds.learnUser(userId, quota);
         for (const [tokenId, remain] of balances.tokens) this.#holds.learnToken(tokenId, remain);
         this.#pruneSometimes();

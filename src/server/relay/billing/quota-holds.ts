@@ -72,6 +72,11 @@ export class QuotaHolds {
     return true;
   }
 
+  /** Holds open now. */
+  get size(): number {
+    return this.#holds.size;
+  }
+
   isHeld(id: string): boolean {
     return this.#holds.has(id);
   }

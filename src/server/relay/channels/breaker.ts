@@ -66,6 +66,11 @@ export class CircuitBreaker {
     return !!s && s.openUntil !== 0 && now < s.openUntil;
   }
 
+  /** Consecutive failures that count against the channel now (0: healthy; the metrics' scrape). */
+  failures(channelId: number): number {
+    return this.#states.get(channelId)?.failures ?? 0;
+  }
+
   forget(channelId: number): void {
     this.#states.delete(channelId);
   }

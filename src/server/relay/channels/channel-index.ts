@@ -111,6 +111,8 @@ export class ChannelIndex {
   #unsubscribe?: () => void;
   /** Resolves when the first build finished (requests wait for it only at start). */
   #ready: Promise<void> | undefined;
+  /** Date.now() of the last rebuild that finished (0: none yet); the metrics' cache age. */
+  builtAt = 0;
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -170,6 +172,12 @@ export class ChannelIndex {
     for (const models of tiers.values()) for (const list of models.values()) list.sort((a, b) => b.priority - a.priority);
     this.#byId = byId;
     this.#tiers = tiers;
+    this.builtAt = Date.now();
+  }
+
+  /** Every channel, whatever its status (the metrics' scrape). */
+  all(): IterableIterator<RelayChannel> {
+    return this.#byId.values();
   }
 
   /** Any channel by id, whatever its status (the admin's sk-KEY-ID suffix). */

@@ -12,6 +12,7 @@ import { autoDisableChannel } from '../../services/channels/channel-auto-status'
 import type { RelayError } from '../errors';
 import type { RelayLogger } from '../runtime';
 import type { ChannelIndex, RelayChannel } from './channel-index';
+import type { RelayMetrics } from '../../metrics/relay-metrics';
 
 const GEMINI_TYPE = 24;
 const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active']);
@@ -45,6 +46,7 @@ export class ChannelHealth {
     private readonly ctx: AppContext,
     private readonly index: ChannelIndex,
     private readonly log: RelayLogger,
+    private readonly metrics?: RelayMetrics,
   ) {}
 
   succeeded(channel: RelayChannel): void {
@@ -53,6 +55,7 @@ export class ChannelHealth {
 
   failed(channel: RelayChannel, error: RelayError): void {
     this.log.warn(`relay error (channel #${channel.id}, status code: ${error.status}): ${error.message}`);
+    this.metrics?.upstreamFailed(channel.id, error.status);
     if (countsAgainstChannel(error)) this.index.breaker.failed(channel.id, error.retryAfter);
     if (channel.autoBan && this.ctx.options.bool('AutomaticDisableChannelEnabled') && shouldDisable(this.ctx, channel.type, error)) {
       this.disable(channel, error.message);
@@ -63,6 +66,7 @@ export class ChannelHealth {
   disable(channel: RelayChannel, reason: string): void {
     if (channel.status !== CHANNEL_STATUS.enabled) return;
     this.index.markDisabled(channel.id, CHANNEL_STATUS.autoDisabled);
+    this.metrics?.autoDisabled(channel.id);
     autoDisableChannel(this.ctx, channel, reason, this.log).catch((err: unknown) => this.log.error(`disabling channel #${channel.id} failed: ${err instanceof Error ? err.message : String(err)}`));
   }
 }

@@ -30,6 +30,7 @@ import { authenticateToken, type TokenAuth } from './token-auth';
 import { promptEstimateFor, promptTokensFor } from './token-count';
 import { requestIdOf } from './request-context';
 import { prepareResponses } from '../responses/exchange';
+import type { RelayMetrics } from '../../metrics/relay-metrics';
 
 function firstHeader(request: RelayRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -60,18 +61,25 @@ export async function readRelayBody(spec: EndpointSpec, request: RelayRequest): 
 /** `/v1/...` with an sk- token. */
 export async function relayWithToken(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply): Promise<void> {
   const { ctx } = rt;
-  const auth = await authenticateToken(ctx, rt.auth, request, spec.clientFormat === 'claude');
-  const ticket = await checkModelRateLimit(ctx, auth.user.id);
+  let ticket: Awaited<ReturnType<typeof checkModelRateLimit>> | undefined;
+  // Whether runCall took the request (it counts its own ends for the metrics).
+  let staged = false;
   try {
+    const auth = await authenticateToken(ctx, rt.auth, request, spec.clientFormat === 'claude');
+    ticket = await checkModelRateLimit(ctx, auth.user.id);
     checkClientIp(auth, request.ip);
     const parsed = await readRelayBody(spec, request);
     spec.validate(parsed.body);
     const model = requestedModel(spec, parsed.body);
     const caller = tokenCaller(auth, distribute(ctx, rt.channels, auth, model));
+    staged = true;
     await runCall(rt, spec, request, reply, caller, parsed, model);
     ticket.finish(reply.statusCode);
   } catch (err) {
-    ticket.finish(err instanceof RelayError ? err.status : 500);
+    const status = err instanceof RelayError ? err.status : 500;
+    // Failures from runCall on were counted there, with their channel and model.
+    if (!staged) rt.metrics?.refused(status);
+    ticket?.finish(status);
     throw err;
   }
 }
@@ -93,8 +101,48 @@ export function tokenCaller(auth: TokenAuth, { group, forced }: Distribution): C
   };
 }
 
-/** Everything after the caller is known (shared with the playground). */
-export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply, caller: Caller, parsed: ParsedBody, model: string): Promise<void> {
+/**
+ * Everything after the caller is known (shared with the playground); resolves once the answer
+ * went out with the milliseconds to a stream's first event (0: a whole answer). Without
+ * metrics it is the call itself, not one step more. With them, every end of it is counted once
+ * here: by the channel that answered or failed last (none when the request was refused before
+ * any was tried), its model and the status sent.
+ */
+export function runCall(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply, caller: Caller, parsed: ParsedBody, model: string): Promise<number> {
+  const tried: number[] = [];
+  if (!rt.metrics) return callUpstream(rt, spec, request, reply, caller, parsed, model, Date.now(), tried);
+  return measuredCall(rt.metrics, rt, spec, request, reply, caller, parsed, model, tried);
+}
+
+async function measuredCall(metrics: RelayMetrics, rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply, caller: Caller, parsed: ParsedBody, model: string, tried: number[]): Promise<number> {
+  const startedAt = Date.now();
+  let firstByteMs: number;
+  try {
+    firstByteMs = await callUpstream(rt, spec, request, reply, caller, parsed, model, startedAt, tried);
+  } catch (err) {
+    const ms = Date.now() - startedAt;
+    metrics.answered(tried.at(-1) ?? 0, model, err instanceof RelayError ? err.status : 500, ms, ms);
+    throw err;
+  }
+  // The channel that answered is the last one tried; a whole answer is written at once, so
+  // its first byte is its end.
+  const ms = Date.now() - startedAt;
+  metrics.answered(tried.at(-1) ?? 0, model, reply.raw.statusCode, firstByteMs || ms, ms);
+  return firstByteMs;
+}
+
+/** The call from the sensitive words to the settlement; `tried` becomes the call's list of channels tried. */
+async function callUpstream(
+  rt: RelayRuntime,
+  spec: EndpointSpec,
+  request: RelayRequest,
+  reply: RelayReply,
+  caller: Caller,
+  parsed: ParsedBody,
+  model: string,
+  startedAt: number,
+  tried: number[],
+): Promise<number> {
   const { ctx } = rt;
   checkSensitiveWords(ctx, spec.mode, parsed.body, rt.log);
   const price = priceFor(ctx.options, { model, group: caller.group, userId: caller.userId, acceptUnset: caller.acceptUnset });
@@ -103,7 +151,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
   let prompt: number | undefined;
   const call: RelayCall = {
     requestId: requestIdOf(request),
-    startedAt: Date.now(),
+    startedAt,
     spec,
     mode: spec.mode,
     body,
@@ -118,7 +166,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
     promptEstimate: () => prompt ?? promptEstimateFor(spec.mode, body, model, stream, rt.ctx.config),
     clientHeaders: clientHeaders(request),
     clientQuery: clientQuery(request),
-    tried: [],
+    tried,
     reservation: undefined,
     ...(parsed.audioSeconds !== undefined ? { audioSeconds: parsed.audioSeconds } : {}),
   };
@@ -134,6 +182,7 @@ export async function runCall(rt: RelayRuntime, spec: EndpointSpec, request: Rel
   }
   if (call.tried.length > 1) rt.log.info(`重试：${call.tried.join('->')} (request id: ${call.requestId})`);
   settleDelivered(rt, call, reservation, delivered);
+  return delivered.firstResponseMs;
 }
 
 export function estimateOf(rt: RelayRuntime, call: RelayCall): number {
@@ -186,6 +235,7 @@ export async function acrossChannels<T>(rt: RelayRuntime, call: RelayCall, tryOn
       if (!(err instanceof RelayError)) throw err;
       if (!err.local) rt.health.failed(channel, err);
       if (!shouldRetry(err, { attempts: n + 1, retryTimes, forcedChannel: forced !== undefined, channelType: channel.type })) throw finalError(err);
+      rt.metrics?.retried(channel.id);
     }
   }
 }

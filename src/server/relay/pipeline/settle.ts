@@ -158,6 +158,7 @@ export function settleDelivered(rt: RelayRuntime, call: RelayCall, reservation: 
     if (charged !== charge.quota) rt.auth.adjustRemain(call.caller.tokenId, charge.quota - charged);
     // The log row was copied out of `entry` already: it can carry what was really charged.
     entry.quota = charged;
+    rt.metrics?.billed(out.channel.id, call.model, entry.promptTokens, entry.completionTokens, charged);
     recordDashboardUsage(rt.ctx, entry);
     afterSettlement(rt.ctx, { userId: call.caller.userId, charged, userQuotaAfter, userSetting: call.caller.userSetting }, rt.log);
   });

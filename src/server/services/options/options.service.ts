@@ -48,6 +48,8 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
   readonly #validator: OptionValidator;
   #unsubscribe?: () => void;
   #timer?: NodeJS.Timeout;
+  /** Date.now() of the last full reload that succeeded (0: none yet); the metrics' cache age. */
+  loadedAt = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -93,6 +95,7 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     const rows = await this.db.selectFrom('options').select(['key', 'value']).execute();
     const stored = new Map(rows.map((row) => [row.key, row.value ?? '']));
     for (const def of this.catalogue.keys.values()) this.#apply(def.key, stored.get(def.key) ?? def.defaultText);
+    this.loadedAt = Date.now();
   }
 
   async #reloadKey(key: string): Promise<void> {

@@ -42,6 +42,11 @@ function parseEntry(line: string): Entry | undefined {
   return { address, family, prefix };
 }
 
+/** Whether one entry is an address or a CIDR range (configuration lists checked at start). */
+export function isAllowListEntry(line: string): boolean {
+  return parseEntry(line.trim()) !== undefined;
+}
+
 /** Checks every line; answers the list as stored (one trimmed entry per line). */
 export function normaliseAllowIps(text: string): string {
   const entries = lines(text);
