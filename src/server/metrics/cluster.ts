@@ -8,7 +8,8 @@
  * rather than giving sums without it, which Prometheus would read as counter resets.
  */
 import type { Worker } from 'node:cluster';
-import { AggregatorRegistry, type Registry } from 'prom-client';
+import type { AggregatorRegistry, Registry } from 'prom-client';
+import { promClient } from './prom-client';
 import { CLUSTER_TAG, isClusterMessage, toPrimary, type ClusterMessage, type MetricsCollect, type MetricsReport } from '../cluster/worker-link';
 
 export interface MetricsSource {
@@ -120,7 +121,7 @@ export class MetricsGatherer {
     g.reports.push(message.metrics);
     if (g.waiting.size > 0) return;
     // AggregatorRegistry.aggregate takes what getMetricsAsJSON gave (typed loosely by prom-client).
-    AggregatorRegistry.aggregate(g.reports as Parameters<typeof AggregatorRegistry.aggregate>[0])
+    promClient().AggregatorRegistry.aggregate(g.reports as Parameters<typeof AggregatorRegistry.aggregate>[0])
       .metrics()
       .then(
         (text) => g.finish(text),

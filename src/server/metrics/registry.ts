@@ -6,11 +6,12 @@
  * Aggregators say how cluster mode (cluster.ts) combines the workers' values: counters and
  * histograms add up, per-channel states take the worst worker, ages the oldest.
  */
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { RelayRuntime } from '../relay/runtime';
 import { CHANNEL_STATUS } from '../../shared/channel-types';
 import { FAILURE_THRESHOLD } from '../relay/channels/breaker';
-import { AccumulatedCounter, AccumulatedHistogram } from './accumulated';
+import { accumulatedMetricClasses } from './accumulated';
+import { promClient, type PromClient } from './prom-client';
 import { LATENCY_BOUNDS_MS, SETTLEMENT_BOUNDS_MS } from './buckets';
 import type { RelayMetrics } from './relay-metrics';
 
@@ -24,7 +25,8 @@ export const EVENT_LOOP_RESOLUTION_MS = 10;
 
 const PREFIX = 'switchyard_';
 
-function relayMetrics(registry: Registry, m: RelayMetrics): void {
+function relayMetrics(prom: PromClient, registry: Registry, m: RelayMetrics): void {
+  const { AccumulatedCounter, AccumulatedHistogram } = accumulatedMetricClasses(prom);
   const registers = [registry];
   const request = ['channel', 'model', 'status_class'] as const;
   const usage = ['channel', 'model'] as const;
@@ -71,7 +73,7 @@ function relayMetrics(registry: Registry, m: RelayMetrics): void {
   );
 }
 
-function channelGauges(registry: Registry, rt: RelayRuntime): void {
+function channelGauges({ Gauge }: PromClient, registry: Registry, rt: RelayRuntime): void {
   const registers = [registry];
   const channels = rt.channels;
   new Gauge({
@@ -110,7 +112,7 @@ function channelGauges(registry: Registry, rt: RelayRuntime): void {
   });
 }
 
-function ledgerGauges(registry: Registry, rt: RelayRuntime): void {
+function ledgerGauges({ Gauge }: PromClient, registry: Registry, rt: RelayRuntime): void {
   const registers = [registry];
   const { ledger, ctx } = rt;
   new Gauge({
@@ -162,7 +164,7 @@ function ledgerGauges(registry: Registry, rt: RelayRuntime): void {
   });
 }
 
-function cacheGauges(registry: Registry, rt: RelayRuntime): void {
+function cacheGauges({ Gauge }: PromClient, registry: Registry, rt: RelayRuntime): void {
   const { channels, ctx } = rt;
   new Gauge({
     name: `${PREFIX}cache_age_seconds`,
@@ -182,11 +184,12 @@ function cacheGauges(registry: Registry, rt: RelayRuntime): void {
 
 /** The registry of a running relay with metrics on (rt.metrics set). */
 export function buildRegistry(rt: RelayRuntime, metrics: RelayMetrics): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_RESOLUTION_MS });
-  relayMetrics(registry, metrics);
-  channelGauges(registry, rt);
-  ledgerGauges(registry, rt);
-  cacheGauges(registry, rt);
+  const prom = promClient();
+  const registry = new prom.Registry();
+  prom.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_RESOLUTION_MS });
+  relayMetrics(prom, registry, metrics);
+  channelGauges(prom, registry, rt);
+  ledgerGauges(prom, registry, rt);
+  cacheGauges(prom, registry, rt);
   return registry;
 }
