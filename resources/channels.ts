@@ -37,6 +37,12 @@ const keyHints = [...new Set([...keyTypes, ...keyHelpTypes])].map((type) => ({
   ...(keyHelpTypes.includes(type) ? { helpKey: `channels.form.keyHelpFor.${type}` } : {}),
 }));
 
+/** The examples the reference's "fill template" buttons put in (its EditChannel). */
+const JSON_TEMPLATES: Record<string, Record<string, unknown>> = {
+  model_mapping: { 'gpt-3.5-turbo': 'gpt-3.5-turbo-0125' },
+  status_code_mapping: { '400': '500' },
+};
+
 const jsonField = (field: string, rows = 4): FormFieldDef => ({
   field,
   kind: 'json',
@@ -44,6 +50,7 @@ const jsonField = (field: string, rows = 4): FormFieldDef => ({
   placeholderKey: `channels.form.${field}Placeholder`,
   jsonMessageKey: `channels.messages.${field}Json`,
   rows,
+  template: JSON_TEMPLATES[field],
   group: field === 'model_mapping' ? undefined : 'advanced',
 });
 
@@ -102,7 +109,9 @@ export const channelsResource = defineResource({
   selectableWhen: CHANNEL_ROW,
   columns: [
     { field: 'id', titleKey: 'channels.fields.id', width: 70, hideable: false, hideWhen: TAG_ROW },
-    { field: 'name', titleKey: 'channels.fields.name', renderer: 'tag-children', hideable: false },
+    // At 1280 px the name is cut (whole in a tooltip) and the monitoring columns (response time,
+    // used/balance) wait for a 1600 px window, so priority, weight and the actions stay in view.
+    { field: 'name', titleKey: 'channels.fields.name', renderer: 'tag-children', hideable: false, width: 200, ellipsis: true },
     { field: 'group', titleKey: 'channels.fields.group', renderer: 'group' },
     { field: 'type', titleKey: 'channels.fields.type', renderer: 'channel-type' },
     {
@@ -119,11 +128,12 @@ export const channelsResource = defineResource({
       reasonTimePath: 'other_info.status_time',
       reasonFor: [2, 3],
     },
-    { field: 'response_time', titleKey: 'channels.fields.response_time', renderer: 'response-time' },
+    { field: 'response_time', titleKey: 'channels.fields.response_time', renderer: 'response-time', showFrom: 'xxl' },
     {
       field: 'balance',
       titleKey: 'channels.fields.usage',
       renderer: 'action-tag',
+      showFrom: 'xxl',
       actionKey: 'balance',
       format: 'currency',
       leading: { field: 'used_quota', labelKey: 'channels.fields.used', format: 'quota', color: 'default' },

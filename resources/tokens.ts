@@ -128,6 +128,9 @@ export const tokensResource = defineResource({
         labelKey: 'tokens.fields.model_limits',
         placeholderKey: 'tokens.form.modelsPlaceholder',
         options: { kind: 'fetch', url: '/api/user/models' },
+        // Shown only with the limit on, and then a limit needs a model (the server refuses it too).
+        required: true,
+        requiredMessageKey: 'tokens.messages.modelsRequired',
         visibleWhen: { field: 'model_limits_enabled', in: [true] },
         group: 'limits',
       },

@@ -155,6 +155,12 @@ describeEachDialect('channels', (dialect) => {
       expect(res.body.success).toBe(false);
       expect(res.body.message).toMatch(/^无效的参数/);
     }
+    // A base URL that is not an http(s) address: the field's own message from its schema.
+    const badUrl = 'Base URL 必须是以 http:// 或 https:// 开头的地址，中间不能有空格';
+    for (const base_url of ['api.example.com', 'ftp://up.example.com', 'https://', 'https://up.example.com/v 1']) {
+      const res = await root.post('/api/channel/', channelBody({ base_url }));
+      expect({ base_url, status: res.status, body: res.body }).toEqual({ base_url, status: 400, body: { success: false, message: badUrl, errors: { base_url: badUrl } } });
+    }
     expect(await countChannels()).toBe(before);
     await expectIndexInStep();
   });

@@ -192,7 +192,10 @@ describeEachDialect('options', (dialect) => {
     expect((await put('PayAddress', 'https://pay.example.com/')).body.success).toBe(true);
     expect(await value('ServerAddress')).toBe('https://gw.example.com');
     expect(await value('PayAddress')).toBe('https://pay.example.com');
-    expect((await put('ServerAddress', 'gw.example.com')).body.success).toBe(false);
+    // A pattern's failure is told in the key's own words (its x-messages), not a generic one.
+    const notUrl = await put('ServerAddress', 'gw.example.com');
+    expect({ status: notUrl.status, body: notUrl.body }).toEqual({ status: 400, body: { success: false, message: '服务器地址必须以 http:// 或 https:// 开头，例如 https://yourdomain.com' } });
+    expect((await put('WorkerUrl', 'worker.example.com')).body).toEqual({ success: false, message: 'Worker 地址必须以 http:// 或 https:// 开头' });
     expect(await status()).toMatchObject({ server_address: 'https://gw.example.com', github_oauth: true, github_client_id: 'gh-client' });
   });
 

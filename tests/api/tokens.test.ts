@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { asBool } from '../../src/server/db/tables';
 import { compileAllowList } from '../../src/server/services/tokens/ip-allow-list';
 import { dueTokenStatus, refreshTokenStatus } from '../../src/server/services/tokens/token.status';
 import { describeEachDialect } from '../helpers/dialects';
@@ -272,6 +273,31 @@ describeEachDialect('tokens', (dialect) => {
       status: 2,
     });
     expect((await alice.client.put('/api/token/', { name: 'no id' })).body).toMatchObject({ success: false, message: 'id 为空！' });
+  });
+
+  it('refuses a model limit without a model (400, on the models field), on create and on edit', async () => {
+    const refusal = { success: false, message: '请至少选择一个模型！', errors: { model_limits: '请至少选择一个模型！' } };
+    const before = await countTokens(alice.id);
+    for (const model_limits of [undefined, '', ' , ,']) {
+      const res = await alice.client.post('/api/token/', { name: 'no-models', model_limits_enabled: true, model_limits });
+      expect({ model_limits, status: res.status, body: res.body }).toEqual({ model_limits, status: 400, body: refusal });
+    }
+    expect(await countTokens(alice.id)).toBe(before);
+
+    const t = await createOne(alice.client, { name: 'limited', model_limits_enabled: true, model_limits: 'gpt-4o' });
+    // Emptying the list while the limit stays on, or turning the limit on over an empty list.
+    const emptied = await alice.client.put('/api/token/', { id: t.id, model_limits: '' });
+    expect({ status: emptied.status, body: emptied.body }).toEqual({ status: 400, body: refusal });
+    const open = await createOne(alice.client, { name: 'open' });
+    const switched = await alice.client.put('/api/token/', { id: open.id, model_limits_enabled: true });
+    expect({ status: switched.status, body: switched.body }).toEqual({ status: 400, body: refusal });
+    expect(await tokenRow(t.id)).toMatchObject({ model_limits: 'gpt-4o' });
+    expect(asBool((await tokenRow(open.id)).model_limits_enabled)).toBe(false);
+
+    // Turning the limit off with the list emptied, and renaming, are fine.
+    const off = await alice.client.put('/api/token/', { id: t.id, model_limits_enabled: false, model_limits: '' });
+    expect(off.body).toMatchObject({ success: true, data: { model_limits_enabled: false, model_limits: '' } });
+    expect((await alice.client.put('/api/token/', { id: open.id, name: 'open-renamed' })).body.success).toBe(true);
   });
 
   it('switches between enabled and disabled only; refuses 3 and 4', async () => {

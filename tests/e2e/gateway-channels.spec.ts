@@ -33,6 +33,8 @@ async function openMenuItem(page: Page, row: ReturnType<typeof rowWith>, item: s
 }
 
 test('root creates one channel per key line, with the validation messages and the model helpers', async ({ page }) => {
+  // The monitoring columns (response time, used/balance) show in windows of 1600 px and more.
+  await page.setViewportSize({ width: 1680, height: 900 });
   await signInRoot(page);
   await page.goto('/channel');
   await expect(page.getByRole('columnheader', { name: '响应时间' })).toBeVisible();

@@ -1,5 +1,5 @@
 /** Shared steps of the browser tests. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,14 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.waitForLoadState('networkidle');
   await settle(page);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Saves a screenshot of the window with `target` scrolled to its middle (inside drawers and long pages). */
+export async function viewShot(page: Page, target: Locator, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await settle(page);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
 /** Waits for finite animations (drawers, modals, toasts sliding in) to finish. */

@@ -8,13 +8,17 @@
  *   are accepted and ignored (unless a body names them in `keep`, like `id` of an update).
  * - `x-create-only`: written on create only (ignored on update).
  * - `x-messages`: keyword → the product's message for a failed constraint (`maxLength` →
- *   `令牌名称过长`). Such failures answer 200 `{success:false, message, errors:{field}}` like
- *   any business rule; failures without a message are malformed requests (400).
+ *   `令牌名称过长`; a `{zh, en}` pair for our own rules, see shared/schema-messages.ts). Such
+ *   failures answer `{success:false, message, errors:{field}}`: 200 like any business rule of
+ *   the reference, but 400 for a value of the wrong form (`pattern`, `format`: the reference
+ *   has no such rule to stay compatible with). Failures without a message are malformed
+ *   requests (400) with the validator's words.
  * Fields the schema does not know are dropped, never stored (plumbing/request-bodies.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { FORMAT_KEYWORDS, messagesProblem, schemaMessage, type SchemaMessages } from '../../shared/schema-messages';
 import { AppError, MSG } from '../errors';
 import { BODY_VALIDATION_OPTIONS } from './request-bodies';
 
@@ -22,7 +26,7 @@ export interface EntityProperty {
   type: string | string[];
   readOnly?: boolean;
   'x-create-only'?: boolean;
-  'x-messages'?: Record<string, string>;
+  'x-messages'?: SchemaMessages;
   [keyword: string]: unknown;
 }
 
@@ -49,8 +53,14 @@ function withoutAnnotations(value: unknown): unknown {
   );
 }
 
+/** Reads one record schema; a broken `x-messages` fails at start, not on the first bad body. */
 export function loadEntitySchema(schemasDir: string, name: string): EntitySchema {
-  return JSON.parse(readFileSync(join(schemasDir, 'entities', `${name}.json`), 'utf8')) as EntitySchema;
+  const schema = JSON.parse(readFileSync(join(schemasDir, 'entities', `${name}.json`), 'utf8')) as EntitySchema;
+  for (const [field, prop] of Object.entries(schema.properties)) {
+    const problem = messagesProblem(prop['x-messages']);
+    if (problem) throw new Error(`schemas/entities/${name}.json ${field}: ${problem}`);
+  }
+  return schema;
 }
 
 export interface BodyShape {
@@ -122,7 +132,7 @@ function refusal(error: ErrorObject | undefined, props: Record<string, EntityPro
   if (!error) return new AppError(MSG.invalidParams, 400);
   const params = error.params as { missingProperty?: string };
   const field = params.missingProperty ?? error.instancePath.split('/')[1] ?? '';
-  const message = props[field]?.['x-messages']?.[error.keyword];
-  if (message) return new AppError(message, 200, { [field]: message });
+  const message = schemaMessage(props[field]?.['x-messages']?.[error.keyword], 'zh');
+  if (message) return new AppError(message, FORMAT_KEYWORDS.has(error.keyword) ? 400 : 200, { [field]: message });
   return new AppError(`${MSG.invalidParams}: ${field} ${error.message ?? 'is invalid'}`, 400);
 }

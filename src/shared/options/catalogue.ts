@@ -4,6 +4,7 @@
  * both sides use: the server to seed defaults, validate writes and publish /api/status,
  * the console to render the settings tabs. Adding a key means editing one schema file.
  */
+import { messagesProblem, type SchemaMessages } from '../schema-messages';
 
 export type OptionType = 'string' | 'boolean' | 'integer' | 'number';
 export type SettingsTab = 'operation' | 'ratelimit' | 'models' | 'system' | 'other';
@@ -47,6 +48,8 @@ export interface OptionProperty {
   'x-requires'?: { key: string; message: string };
   /** Trailing slashes are removed before the value is stored (addresses). */
   'x-trim-trailing-slash'?: boolean;
+  /** Keyword → this key's message when that rule fails (`pattern`), see shared/schema-messages.ts. */
+  'x-messages'?: SchemaMessages;
   /** Rendering hints for the console (widget name and options); never behaviour. */
   'x-ui'?: Record<string, unknown>;
 }
@@ -172,6 +175,8 @@ function checkAnnotations(where: string, schema: OptionProperty): void {
   const req = schema['x-requires'];
   if (req && (schema.type === 'integer' || schema.type === 'number')) throw new CatalogueError(`${where}: x-requires needs type boolean or string`);
   if (req && (!req.key || !req.message)) throw new CatalogueError(`${where}: x-requires needs a key and a message`);
+  const messages = messagesProblem(schema['x-messages']);
+  if (messages) throw new CatalogueError(`${where}: ${messages}`);
   const labels = [schema['x-ui']?.enumNames, ...Object.values(schema['x-i18n'] ?? {}).map((t) => t.enumNames)];
   for (const names of labels) {
     if (names !== undefined && (!Array.isArray(names) || names.length !== (schema.enum?.length ?? -1))) {
@@ -244,6 +249,7 @@ export const CATALOGUE_KEYWORDS = [
   'x-json-schema',
   'x-requires',
   'x-trim-trailing-slash',
+  'x-messages',
   'x-ui',
   'x-tab',
   'x-order',

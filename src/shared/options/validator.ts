@@ -11,6 +11,8 @@ import { CATALOGUE_KEYWORDS, CatalogueError, decodeOption, type Catalogue, type 
 export interface OptionProblem {
   kind: 'json' | 'type' | 'schema' | 'shape';
   detail: string;
+  /** The failed keyword of a `schema` problem (`pattern`, `maximum`, ...). */
+  keyword?: string;
 }
 
 /** One readable line from an Ajv error: where, what, and the allowed values when listed. */
@@ -47,7 +49,7 @@ export class OptionValidator {
     const decoded = decodeOption(def, text);
     if (!decoded.ok) return { kind: def.json ? 'json' : 'type', detail: decoded.reason };
     const value = this.#value.get(def.key);
-    if (value && !value(decoded.value)) return { kind: 'schema', detail: describeError(value.errors?.[0]) };
+    if (value && !value(decoded.value)) return { kind: 'schema', detail: describeError(value.errors?.[0]), keyword: value.errors?.[0]?.keyword };
     const shape = this.#shape.get(def.key);
     if (shape && !shape(JSON.parse(text))) return { kind: 'shape', detail: describeError(shape.errors?.[0]) };
     return undefined;

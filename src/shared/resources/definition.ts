@@ -6,6 +6,7 @@
  */
 
 import type { BatchActionExtras, ColumnExtras, FormFieldExtras, ResourceExtras, RowActionExtras, SearchFieldExtras } from './extras';
+import type { SchemaMessage } from '../schema-messages';
 
 /** A value a condition can compare with. */
 export type Scalar = string | number | boolean | null;
@@ -184,8 +185,12 @@ export interface FormFieldDef extends FormFieldExtras {
   /** Bounds: a value outside them gets the field's error (the input never moves it silently). */
   min?: number;
   max?: number;
-  /** The server's own words for a value out of bounds (the schema's `x-messages`, Chinese). */
-  rangeMessages?: { minimum?: string; maximum?: string };
+  /** The server's own words for a value out of bounds (the schema's `x-messages`). */
+  rangeMessages?: { minimum?: SchemaMessage; maximum?: SchemaMessage };
+  /** A text value must match this regular expression (the schema's `pattern`, Unicode). */
+  pattern?: string;
+  /** The field's own message when `pattern` fails (the schema's `x-messages.pattern`). */
+  patternMessage?: SchemaMessage;
   /** Integer numbers only (number and quota). */
   integer?: boolean;
   options?: OptionSource;

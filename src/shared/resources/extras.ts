@@ -87,8 +87,13 @@ export interface ColumnExtras {
   maxTags?: number;
   /** `inline-number`. */
   inlineEdit?: InlineEditDef;
-  /** `text`: cut long text to this width with a tooltip. */
+  /** Cut long content to the column's `width` (needed) with an ellipsis, the whole value in a tooltip. */
   ellipsis?: boolean;
+  /**
+   * Shown only in windows at least this wide (antd breakpoints: `xl` 1200 px, `xxl` 1600 px),
+   * so the columns that matter fit a narrower window without a horizontal scrollbar.
+   */
+  showFrom?: 'md' | 'lg' | 'xl' | 'xxl';
 }
 
 /**
@@ -139,6 +144,11 @@ export interface FormFieldExtras {
   hints?: { when: Conditions; labelKey?: string; placeholderKey?: string; helpKey?: string }[];
   /** `json`: the message when the text does not parse. */
   jsonMessageKey?: string;
+  /**
+   * `json`: an example value; a "fill template" button under the input replaces the text with
+   * it, pretty-printed (a model mapping's `{"gpt-3.5-turbo": "gpt-3.5-turbo-0125"}`).
+   */
+  template?: Record<string, unknown>;
   /** `select`: when the source offers nothing, the select is disabled with this placeholder. */
   emptyOptionsKey?: string;
   /** `model-picker`: the helper buttons offered. */

@@ -24,4 +24,15 @@ describe('constraintsOf', () => {
       rangeMessages: { minimum: '兑换码个数必须大于0', maximum: '一次兑换码批量生成的个数不能大于 100' },
     });
   });
+
+  it('carries a pattern with the field\'s own message in both languages', () => {
+    expect(constraintsOf(channel, 'base_url')).toEqual({
+      maxLength: 1024,
+      pattern: channel.properties.base_url.pattern,
+      patternMessage: {
+        zh: 'Base URL 必须是以 http:// 或 https:// 开头的地址，中间不能有空格',
+        en: 'The base URL must be an address starting with http:// or https://, with no spaces in it',
+      },
+    });
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * Form constraints read from a record schema (schemas/entities/*.json), so a declaration's
- * limits are the ones the server checks: lengths, bounds, integers and defaults. Only what
- * the schema states is returned; the declaration adds labels, kinds and messages.
+ * limits are the ones the server checks: lengths, bounds, integers, patterns and defaults,
+ * with the schema's own messages for them (`x-messages`). Only what the schema states is
+ * returned; the declaration adds labels and kinds.
  */
+import type { SchemaMessages } from '../schema-messages';
 import type { FormFieldDef } from './definition';
 
 interface PropertySchema {
@@ -11,15 +13,16 @@ interface PropertySchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  pattern?: string;
   default?: unknown;
-  'x-messages'?: Record<string, string>;
+  'x-messages'?: SchemaMessages;
 }
 
 export interface EntitySchema {
   properties: Record<string, PropertySchema>;
 }
 
-export type SchemaConstraints = Pick<FormFieldDef, 'min' | 'max' | 'rangeMessages' | 'minLength' | 'maxLength' | 'integer' | 'default'>;
+export type SchemaConstraints = Pick<FormFieldDef, 'min' | 'max' | 'rangeMessages' | 'minLength' | 'maxLength' | 'pattern' | 'patternMessage' | 'integer' | 'default'>;
 
 /** The constraints of `field` in `schema`; unknown fields give none. */
 export function constraintsOf(schema: EntitySchema, field: string): SchemaConstraints {
@@ -31,9 +34,11 @@ export function constraintsOf(schema: EntitySchema, field: string): SchemaConstr
   if (p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER) out.max = p.maximum;
   if (p.minLength !== undefined) out.minLength = p.minLength;
   if (p.maxLength !== undefined) out.maxLength = p.maxLength;
+  if (p.pattern !== undefined) out.pattern = p.pattern;
   if (types.includes('integer')) out.integer = true;
   if (p.default !== undefined) out.default = p.default;
   const words = p['x-messages'];
   if (words?.minimum !== undefined || words?.maximum !== undefined) out.rangeMessages = { minimum: words.minimum, maximum: words.maximum };
+  if (words?.pattern !== undefined) out.patternMessage = words.pattern;
   return out;
 }

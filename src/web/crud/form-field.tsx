@@ -6,10 +6,12 @@ import { Form, Input, InputNumber, Select, Switch, type FormItemProps, type Form
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FieldKind, FormFieldDef } from '../../shared/resources/definition';
+import { schemaMessage } from '../../shared/schema-messages';
 import { matches } from './conditions';
 import { QuotaInput } from './quota-input';
 import { useOptions } from './use-options';
 import { ExpiryInput } from './widgets/expiry-input';
+import { JsonInput } from './widgets/json-input';
 import { ModelPicker } from './widgets/model-picker';
 import { WithPresets } from './widgets/with-presets';
 import { currentLanguage } from '../i18n';
@@ -33,7 +35,7 @@ const INPUTS: Record<FieldKind, (def: FormFieldDef, placeholder: string | undefi
   select: (def, placeholder) => <OptionSelect def={def} placeholder={placeholder} />,
   switch: () => <Switch />,
   textarea: (def, placeholder) => <Input.TextArea rows={def.rows ?? 4} placeholder={placeholder} />,
-  json: (def, placeholder) => <Input.TextArea rows={def.rows ?? 6} placeholder={placeholder} className="sy-mono" />,
+  json: (def, placeholder) => <JsonInput def={def} placeholder={placeholder} />,
   tags: (_def, placeholder) => <Select mode="tags" tokenSeparators={[',']} placeholder={placeholder} open={false} suffixIcon={null} />,
   readonly: () => <Input variant="filled" readOnly />,
   'model-picker': (def, placeholder) => <ModelPicker def={def} placeholder={placeholder} />,
@@ -63,6 +65,7 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
       message: t(def.invalidMessageKey ?? 'crud.validation.invalid', { field: label }),
     });
   }
+  if (def.pattern !== undefined) rules.push(patternRule(def, label, t));
   if (def.min !== undefined || def.max !== undefined) rules.push(rangeRule(def, label, t));
   if (def.integer) {
     rules.push({
@@ -76,6 +79,20 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
 }
 
 /**
+ * Text that does not have the field's form gets the field's own message from its schema
+ * (`x-messages.pattern`), never a generic one that may describe another field's form.
+ */
+function patternRule(def: FormFieldDef, label: string, t: T): FormRule {
+  const form = new RegExp(def.pattern!, 'u');
+  return {
+    validator: async (_rule, value: unknown) => {
+      if (value === undefined || value === null || value === '' || form.test(String(value))) return;
+      throw new Error(schemaMessage(def.patternMessage, currentLanguage()) ?? t('crud.validation.pattern', { field: label }));
+    },
+  };
+}
+
+/**
  * A number outside the field's bounds is refused with its error, in the server's words where
  * the schema gives them (Chinese console) — never moved to the nearest bound, which would save
  * a number nobody typed.
@@ -86,9 +103,9 @@ function rangeRule(def: FormFieldDef, label: string, t: T): FormRule {
       if (value === undefined || value === null || value === '') return;
       const n = Number(value);
       if (!Number.isFinite(n)) return;
-      const zh = currentLanguage() === 'zh';
-      if (def.min !== undefined && n < def.min) throw new Error((zh && def.rangeMessages?.minimum) || t('crud.validation.min', { field: label, min: def.min }));
-      if (def.max !== undefined && n > def.max) throw new Error((zh && def.rangeMessages?.maximum) || t('crud.validation.max', { field: label, max: def.max }));
+      const lang = currentLanguage();
+      if (def.min !== undefined && n < def.min) throw new Error(schemaMessage(def.rangeMessages?.minimum, lang) ?? t('crud.validation.min', { field: label, min: def.min }));
+      if (def.max !== undefined && n > def.max) throw new Error(schemaMessage(def.rangeMessages?.maximum, lang) ?? t('crud.validation.max', { field: label, max: def.max }));
     },
   };
 }

@@ -8,6 +8,7 @@ import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, type TableColumnsType } from 'antd';
+import type { Breakpoint } from 'antd/es/_util/responsiveObserver';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +34,31 @@ import { useActionRunner } from './use-action-runner';
 import { useListToggles } from './use-list-toggles';
 
 type Row = Record<string, unknown>;
+
+/** antd's breakpoints, narrowest first. */
+const BREAKPOINTS: Breakpoint[] = ['xs', 'sm', 'md', 'lg', 'xl', 'xxl'];
+
+/** The breakpoints at which a column declared `showFrom` is shown: that one and every wider one. */
+function breakpointsFrom(from: Breakpoint): Breakpoint[] {
+  return BREAKPOINTS.slice(BREAKPOINTS.indexOf(from));
+}
+
+/**
+ * A cell cut to its column's width with an ellipsis, the whole value as its tooltip. The
+ * table sizes columns to their content (it scrolls when wider than the window), so the cut
+ * is on the content itself, not left to the table's layout.
+ */
+function CutCell({ width, title, children }: { width?: number; title: unknown; children: React.ReactNode }) {
+  const text = typeof title === 'string' || typeof title === 'number' ? String(title) : undefined;
+  return (
+    <div className="sy-cell-cut" style={{ maxWidth: width === undefined ? undefined : width - CELL_PADDING }} title={text}>
+      {children}
+    </div>
+  );
+}
+
+/** Left plus right padding of a cell of the middle-sized table. */
+const CELL_PADDING = 16;
 
 export function ResourceList({ resource }: { resource: ResourceDefinition }) {
   const { t } = useTranslation();
@@ -74,8 +100,8 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
     dataIndex: c.field,
     title: t(c.titleKey),
     width: c.width,
-    ellipsis: c.ellipsis ? { showTitle: true } : undefined,
-    render: (_value: unknown, row: Row) => renderCell(c, row, ctx),
+    responsive: c.showFrom ? breakpointsFrom(c.showFrom) : undefined,
+    render: (_value: unknown, row: Row) => (c.ellipsis ? <CutCell width={c.width} title={row[c.field]}>{renderCell(c, row, ctx)}</CutCell> : renderCell(c, row, ctx)),
   }));
   if (resource.rowActions?.length) {
     columns.push({

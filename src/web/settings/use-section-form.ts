@@ -10,6 +10,8 @@ import validator from '@rjsf/validator-ajv8';
 import { App } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { schemaMessage } from '../../shared/schema-messages';
+import { currentLanguage } from '../i18n';
 import { api } from '../state/wire';
 import { changedOptions, encodeField, secretsSet as storedSecrets, sectionProblems, toFormData, type FormValues, type OptionEntry } from './form-values';
 import type { SectionModel } from './settings-model';
@@ -60,11 +62,15 @@ export function useSectionForm(section: SectionModel, entries: Map<string, Optio
   const transformErrors = useCallback(
     (list: RJSFValidationError[]) =>
       list.map((e) => {
+        // The key's own words for the rule (`x-messages`), else the generic text of the rule.
+        const field = section.fields.find((f) => `.${f.name}` === e.property);
+        const own = e.name ? schemaMessage(field?.schema['x-messages']?.[e.name], currentLanguage()) : undefined;
+        if (own) return { ...e, message: own };
         if (e.name === 'pattern') return { ...e, message: t('settings.errors.pattern') };
         if (e.name && LIMIT_ERRORS.has(e.name)) return { ...e, message: t(`settings.errors.${e.name}`, { limit: e.params?.limit }) };
         return { ...e, message: t('settings.errors.invalid') };
       }),
-    [t],
+    [section, t],
   );
 
   const validation = useMemo(() => ({ customValidate, transformErrors }), [customValidate, transformErrors]);

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { buildCatalogue, optionTitle, publicValue, type Catalogue, type OptionDef, type OptionSection } from '../../../shared/options/catalogue';
 import { OptionValidator } from '../../../shared/options/validator';
 import { ROLE_ROOT } from '../../../shared/roles';
+import { FORMAT_KEYWORDS, schemaMessage } from '../../../shared/schema-messages';
 import type { DialectName } from '../../db/connect';
 import type { Database } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
@@ -193,6 +194,10 @@ export class OptionsService extends EventEmitter<{ change: [key: string, value: 
     // A value that is not of the key's type at all ('0x10' for an integer, 'yes' for a switch)
     // is a malformed request (400); a well-typed value breaking the key's rules (range,
     // enum, JSON shape) is a business refusal like the reference's (200, success false).
+    // A value of the wrong form (an address that is not one) is refused with the key's own
+    // message (`x-messages`) and 400, like a malformed entity field.
+    const own = problem?.keyword ? schemaMessage(def.schema['x-messages']?.[problem.keyword], 'zh') : undefined;
+    if (problem && own) throw new AppError(own, FORMAT_KEYWORDS.has(problem.keyword!) ? 400 : 200);
     if (problem) throw new AppError(`${MSG.invalidInput}${key}: ${problem.detail}`, problem.kind === 'type' ? 400 : 200);
     const req = def.schema['x-requires'];
     if (req && switchedOn(text, def) && this.get(req.key).trim() === '') throw new AppError(req.message);

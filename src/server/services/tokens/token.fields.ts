@@ -1,7 +1,8 @@
 /**
  * The rules of a token's editable fields beyond their record schema (types, lengths and
  * bounds live in schemas/entities/token.json): an expiry in the future, the group among
- * the owner's usable groups, a valid IP allow list, a tidy model list.
+ * the owner's usable groups, a valid IP allow list, a tidy model list that is not empty
+ * while the model limit is on.
  */
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
@@ -22,6 +23,8 @@ export interface TokenFields {
 }
 
 export const TOKEN_NAME_MAX = 30;
+/** A model limit with no model would lock the token out of every model (seed 001 §5's words). */
+export const TOKEN_MODELS_REQUIRED = '请至少选择一个模型！';
 export const TOKEN_NAME_TOO_LONG = '令牌名称过长';
 
 /** Name length in characters (code points), as the record schema counts it. */
@@ -49,6 +52,17 @@ function normaliseModels(list: string): string {
   return models.join(',');
 }
 
+/**
+ * The model limit on with no model is refused (400, on the models field). Checked only when a
+ * body touches the limit, so renaming a token stored that way by another console still works.
+ */
+function checkModelLimits(patch: TokenPatch, current: FieldContext['currentModelLimits']): void {
+  if (patch.model_limits_enabled === undefined && patch.model_limits === undefined) return;
+  const enabled = patch.model_limits_enabled ?? current?.enabled ?? false;
+  const models = patch.model_limits ?? current?.models ?? '';
+  if (enabled && models === '') throw new AppError(TOKEN_MODELS_REQUIRED, 400, { model_limits: TOKEN_MODELS_REQUIRED });
+}
+
 export interface FieldContext {
   ctx: AppContext;
   /** The owner's own group (the usable groups depend on it). */
@@ -56,6 +70,8 @@ export interface FieldContext {
   now: number;
   /** The stored expiry when editing. */
   currentExpiry?: number;
+  /** The stored model limit when editing: a body changing one half is checked with the other. */
+  currentModelLimits?: { enabled: boolean; models: string };
 }
 
 /** Checks the fields present and answers them as they are stored. */
@@ -73,6 +89,7 @@ export function checkTokenFields(fields: TokenFields, at: FieldContext): TokenPa
   }
   if (fields.model_limits_enabled !== undefined) patch.model_limits_enabled = fields.model_limits_enabled;
   if (fields.model_limits !== undefined) patch.model_limits = normaliseModels(fields.model_limits);
+  checkModelLimits(patch, at.currentModelLimits);
   if (fields.allow_ips !== undefined) patch.allow_ips = normaliseAllowIps(fields.allow_ips);
   if (fields.group !== undefined) {
     const group = fields.group.trim();

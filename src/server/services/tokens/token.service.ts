@@ -6,7 +6,7 @@
  */
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
-import type { TokenRow } from '../../db/tables';
+import { asBool, type TokenRow } from '../../db/tables';
 import { toPage } from '../../db/query-helpers';
 import { AppError, MSG } from '../../errors';
 import { announceChange } from '../../plumbing/change-events';
@@ -109,7 +109,13 @@ export async function createTokens(ctx: AppContext, owner: TokenOwner, input: Ne
 export async function updateToken(ctx: AppContext, owner: TokenOwner, id: number, input: TokenFields): Promise<TokenJson> {
   const current = await ownTokenOrFail(ctx.db, owner, id);
   const now = nowSeconds();
-  const patch = checkTokenFields(input, { ctx, userGroup: owner.group, now, currentExpiry: Number(current.expired_time) });
+  const patch = checkTokenFields(input, {
+    ctx,
+    userGroup: owner.group,
+    now,
+    currentExpiry: Number(current.expired_time),
+    currentModelLimits: { enabled: asBool(current.model_limits_enabled), models: current.model_limits ?? '' },
+  });
   if (Object.keys(patch).length > 0) {
     if (!(await updateOwnToken(ctx.db, owner.id, id, patch))) throw new AppError(MSG.notFound);
     announceChange(ctx, 'tokens', [id]);

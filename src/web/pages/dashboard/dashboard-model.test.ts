@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { bucketsBetween, bucketStart, defaultRange, modelTotals, OTHER_MODELS, seriesOf, summarize, type UsageRow } from './dashboard-model';
+import { bucketsBetween, bucketStart, defaultRange, hasUsage, modelTotals, OTHER_MODELS, seriesOf, summarize, type UsageRow } from './dashboard-model';
 
 const at = (text: string) => dayjs(text).unix();
 const rows: UsageRow[] = [
@@ -27,6 +27,14 @@ describe('dashboard model', () => {
 
   it('sums totals and averages per minute', () => {
     expect(summarize(rows, 0, 600)).toEqual({ quota: 451, count: 7, tokens: 101, rpm: 0.7, tpm: 10.1 });
+  });
+
+  it('has usage to chart only when a request, a token or some quota was counted', () => {
+    expect(hasUsage(summarize(rows, 0, 600))).toBe(true);
+    expect(hasUsage(summarize([], 0, 600))).toBe(false);
+    const zero = summarize(rows, 0, 600);
+    expect(hasUsage({ ...zero, count: 0, tokens: 0, quota: 0 })).toBe(false);
+    expect(hasUsage({ ...zero, count: 1, tokens: 0, quota: 0 })).toBe(true);
   });
 
   it('ranks models and builds per-bucket series with the rest as other', () => {

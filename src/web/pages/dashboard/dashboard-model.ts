@@ -58,6 +58,14 @@ export function summarize(rows: readonly UsageRow[], start: number, end: number)
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/**
+ * Whether the range has any usage to chart: without requests, tokens or quota the charts
+ * would only draw empty axes (five `$0.00` ticks), so the page says there is nothing yet.
+ */
+export function hasUsage(summary: Summary): boolean {
+  return summary.count > 0 || summary.tokens > 0 || summary.quota > 0;
+}
+
 /** Models by their total of `metric`, largest first. */
 export function modelTotals(rows: readonly UsageRow[], metric: Metric): { model: string; value: number }[] {
   const totals = new Map<string, number>();

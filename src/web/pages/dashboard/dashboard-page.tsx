@@ -3,7 +3,7 @@
  * usage over time for hour, day or week buckets; administrators see everyone or one user.
  */
 import { SearchOutlined } from '@ant-design/icons';
-import { Button, Card, Col, DatePicker, Input, Result, Row, Segmented, Space, Spin, Statistic } from 'antd';
+import { Button, Card, Col, DatePicker, Empty, Input, Result, Row, Segmented, Space, Spin, Statistic, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { isAdmin } from '../../auth-provider';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { useStoredUser } from '../../state/use-stored-user';
-import { defaultRange, modelTotals, seriesOf, summarize, type Granularity, type Metric } from './dashboard-model';
+import { defaultRange, hasUsage, modelTotals, seriesOf, summarize, type Granularity, type Metric } from './dashboard-model';
 import { ModelShare } from './model-share';
 import { StackedBarChart } from './stacked-bar-chart';
 import { useUsageData } from './use-usage-data';
@@ -65,7 +65,7 @@ export function DashboardPage() {
         <Space wrap size={[12, 12]}>
           <Segmented<Granularity> value={granularity} onChange={changeGranularity} options={GRANULARITIES.map((g) => ({ value: g, label: t(`dashboard.granularity.${g}`) }))} data-testid="dashboard-granularity" />
           <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} allowClear={false} />
-          {admin && <Input allowClear placeholder={t('dashboard.username')} value={username} onChange={(e) => setUsername(e.target.value)} style={{ width: 180 }} />}
+          {admin && <Input allowClear placeholder={t('dashboard.username')} data-testid="dashboard-username" value={username} onChange={(e) => setUsername(e.target.value)} style={{ width: 180 }} />}
           <Button type="primary" icon={<SearchOutlined />} onClick={query} loading={loading} data-testid="dashboard-query">
             {t('crud.actions.search')}
           </Button>
@@ -79,18 +79,32 @@ export function DashboardPage() {
         {stat('tpm', summary.tpm)}
       </Row>
       <Spin spinning={loading}>
-        <Row gutter={[16, 16]}>
-          <Col xs={24} xl={16}>
-            <Card size="small" title={t('dashboard.chartTitle')} extra={<Segmented<Metric> size="small" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m, label: t(`dashboard.metric.${m}`) }))} />}>
-              <StackedBarChart series={series} granularity={granularity} format={format} />
-            </Card>
-          </Col>
-          <Col xs={24} xl={8}>
-            <Card size="small" title={t('dashboard.shareTitle', { metric: t(`dashboard.metric.${metric}`) })}>
-              <ModelShare totals={modelTotals(rows, metric)} format={format} />
-            </Card>
-          </Col>
-        </Row>
+        {hasUsage(summary) ? (
+          <Row gutter={[16, 16]}>
+            <Col xs={24} xl={16}>
+              <Card size="small" title={t('dashboard.chartTitle')} extra={<Segmented<Metric> size="small" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m, label: t(`dashboard.metric.${m}`) }))} />}>
+                <StackedBarChart series={series} granularity={granularity} format={format} />
+              </Card>
+            </Col>
+            <Col xs={24} xl={8}>
+              <Card size="small" title={t('dashboard.shareTitle', { metric: t(`dashboard.metric.${metric}`) })}>
+                <ModelShare totals={modelTotals(rows, metric)} format={format} />
+              </Card>
+            </Col>
+          </Row>
+        ) : (
+          <Card size="small">
+            <Empty
+              data-testid="dashboard-empty"
+              description={
+                <Space direction="vertical" size={4}>
+                  <Typography.Text strong>{t('dashboard.noData')}</Typography.Text>
+                  <Typography.Text type="secondary">{t('dashboard.noDataHint')}</Typography.Text>
+                </Space>
+              }
+            />
+          </Card>
+        )}
       </Spin>
     </Space>
   );
