@@ -23,7 +23,7 @@ export interface TokenFields {
 }
 
 export const TOKEN_NAME_MAX = 30;
-/** A model limit with no model would lock the token out of every model (seed 001 §5's words). */
+/** A model limit with no model would lock the token out of every model (the channel rule's words; docs/tokens.md#validation). */
 export const TOKEN_MODELS_REQUIRED = '请至少选择一个模型！';
 export const TOKEN_NAME_TOO_LONG = '令牌名称过长';
 
