@@ -12,7 +12,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redemptionsResource } from '../../resources/redemptions';
 import { projectRoot } from '../../src/server/config';
+import { isBilingual, type Bilingual, type Label } from '../../src/shared/resources/label';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server';
 import { createUser, type TestUser } from '../helpers/users';
@@ -35,8 +37,11 @@ interface Row {
   server?: (c: Clients) => Promise<ApiResponse>;
   /** Where the message is not `message` of the envelope (the top-up replies put it in data). */
   replyText?: (body: any) => unknown;
-  /** zh.json key, and the values its placeholders take when the console shows it. */
-  console?: string | [key: string, values: Record<string, string>];
+  /**
+   * zh.json key, and the values its placeholders take when the console shows it; or the
+   * declaration's own `{ zh, en }` text where a resource carries its words inline.
+   */
+  console?: string | [key: string, values: Record<string, string>] | Bilingual;
 }
 
 const put = (c: Clients, key: string, value: string) => c.root.put('/api/option/', { key, value });
@@ -102,7 +107,7 @@ const ROWS: Row[] = [
   { seed: '001 §5', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: 'tokens.messages.noSelection' },
   { seed: '001 §5', rule: 'duplicate submit', message: '提交失败，请勿重复提交！', console: 'crud.messages.duplicateSubmit' },
   { seed: '001 §5', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: 'tokens.form.noGroups' },
-  { seed: '001 §5', rule: 'redemption copy: a selection', message: '请至少选择一个兑换码！', console: 'redemptions.messages.noSelection' },
+  { seed: '001 §5', rule: 'redemption copy: a selection', message: '请至少选择一个兑换码！', console: inlineText(redemptionsResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { seed: '001 §5', rule: 'wallet: empty redemption code', message: '请输入兑换码！', server: (c) => c.alice.client.post('/api/user/topup', { key: '  ' }), console: 'wallet.messages.codeMissing' },
   { seed: '001 §5', rule: 'online top-up: amount not below the minimum', message: '充值数量不能小于 1', server: (c) => c.alice.client.post('/api/user/amount', { amount: 0, top_up_code: '' }), replyText: (body) => body.data },
   { seed: '001 §5', rule: 'online top-up: amount not below the minimum (console)', message: '充值数量不能小于', console: 'wallet.messages.belowMin' },
@@ -124,9 +129,16 @@ function zhText(key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), zh);
 }
 
-describe('the seeds’ words in the console (src/web/locales/zh.json)', () => {
+/** A declaration's inline text; a locale key (or nothing) there fails the row. */
+function inlineText(label: Label | undefined): Bilingual {
+  if (!isBilingual(label)) throw new Error(`not an inline text: ${String(label)}`);
+  return label;
+}
+
+describe('the seeds’ words in the console (src/web/locales/zh.json and inline texts)', () => {
   for (const row of ROWS.filter((r) => r.console)) {
     it(`${row.seed} ${row.rule}: ${row.message}`, () => {
+      if (isBilingual(row.console)) return void expect(row.console.zh).toBe(row.message);
       const [key, values] = typeof row.console === 'string' ? [row.console, {}] : row.console!;
       const text = zhText(key);
       expect(typeof text, key).toBe('string');

@@ -10,7 +10,7 @@ import type { HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import { useNavigate } from 'react-router';
 import { PAGE_SIZES } from '../../shared/api/envelope';
 import type { ResourceDefinition } from '../../shared/resources/definition';
@@ -35,7 +35,7 @@ import { useListToggles } from './use-list-toggles';
 type Row = Record<string, unknown>;
 
 export function ResourceList({ resource }: { resource: ResourceDefinition }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const navigate = useNavigate();
   const isMobile = useIsMobile();
   const quota = quotaView(usePublicStatus());
