@@ -13,7 +13,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redemptionsResource } from '../../resources/redemptions';
+import { tokensResource } from '../../resources/tokens';
+import { usersResource } from '../../resources/users';
 import { projectRoot } from '../../src/server/config';
+import type { ResourceDefinition } from '../../src/shared/resources/definition';
 import { isBilingual, type Bilingual, type Label } from '../../src/shared/resources/label';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server';
@@ -27,6 +30,14 @@ interface Clients {
   /** A channel that exists. */
   channelId: number;
 }
+
+/** A declaration's inline text; a locale key (or nothing) there fails the row. */
+function inlineText(label: Label | undefined): Bilingual {
+  if (!isBilingual(label)) throw new Error(`not an inline text: ${String(label)}`);
+  return label;
+}
+
+const formField = (resource: ResourceDefinition, field: string) => resource.form?.fields.find((f) => f.field === field);
 
 interface Row {
   /** Where the seed says it: `000 §5` (accounts and settings) or `001 §5` (gateway). */
@@ -64,7 +75,7 @@ const JSON_OPTIONS: Array<[key: string, title: string]> = [
 
 const ROWS: Row[] = [
   // Seed 000 §5: accounts and settings.
-  { seed: '000 §5', rule: 'add user: username and password not empty', message: '用户名和密码不能为空！', server: (c) => c.root.post('/api/user/', { username: '', display_name: 'x', password: '' }), console: 'users.messages.usernamePasswordRequired' },
+  { seed: '000 §5', rule: 'add user: username and password not empty', message: '用户名和密码不能为空！', server: (c) => c.root.post('/api/user/', { username: '', display_name: 'x', password: '' }), console: inlineText(formField(usersResource, 'username')?.requiredMessageKey) },
   { seed: '000 §5', rule: 'add user: password not empty', message: '用户名和密码不能为空！', server: (c) => c.root.post('/api/user/', { username: 'nopass', password: '' }) },
   { seed: '000 §5', rule: 'register: password at least 8 characters', message: '密码长度不得小于 8 位！', server: (c) => c.anonymous.post('/api/user/register', { username: 'newbie', password: 'short12', password2: 'short12' }), console: 'auth.register.passwordTooShort' },
   { seed: '000 §5', rule: 'register: password at least 8 characters (none sent)', message: '密码长度不得小于 8 位！', server: (c) => c.anonymous.post('/api/user/register', { username: 'newbie' }) },
@@ -103,10 +114,10 @@ const ROWS: Row[] = [
   { seed: '001 §5', rule: 'tag edit that changes nothing (the server answers success, issue #13)', message: '没有任何修改！', console: 'channels.messages.nothingChanged' },
   { seed: '001 §5', rule: 'batch tag: tag non-empty', message: '标签不能为空！', server: (c) => c.root.post('/api/channel/batch/tag', { ids: [c.channelId], tag: '' }), console: 'channels.messages.tagRequired' },
   { seed: '001 §5', rule: 'batch delete: a selection', message: '请先选择要删除的通道！', server: (c) => c.root.post('/api/channel/batch', { ids: [] }), console: 'channels.messages.noSelectionDelete' },
-  { seed: '001 §5', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: 'tokens.messages.badExpiry' },
-  { seed: '001 §5', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: 'tokens.messages.noSelection' },
+  { seed: '001 §5', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: inlineText(formField(tokensResource, 'expired_time')?.invalidMessageKey) },
+  { seed: '001 §5', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: inlineText(tokensResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { seed: '001 §5', rule: 'duplicate submit', message: '提交失败，请勿重复提交！', console: 'crud.messages.duplicateSubmit' },
-  { seed: '001 §5', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: 'tokens.form.noGroups' },
+  { seed: '001 §5', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: inlineText(formField(tokensResource, 'group')?.emptyOptionsKey) },
   { seed: '001 §5', rule: 'redemption copy: a selection', message: '请至少选择一个兑换码！', console: inlineText(redemptionsResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { seed: '001 §5', rule: 'wallet: empty redemption code', message: '请输入兑换码！', server: (c) => c.alice.client.post('/api/user/topup', { key: '  ' }), console: 'wallet.messages.codeMissing' },
   { seed: '001 §5', rule: 'online top-up: amount not below the minimum', message: '充值数量不能小于 1', server: (c) => c.alice.client.post('/api/user/amount', { amount: 0, top_up_code: '' }), replyText: (body) => body.data },
@@ -127,12 +138,6 @@ const ROWS: Row[] = [
 function zhText(key: string): unknown {
   const zh = JSON.parse(readFileSync(join(projectRoot(), 'src/web/locales/zh.json'), 'utf8')) as Record<string, unknown>;
   return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), zh);
-}
-
-/** A declaration's inline text; a locale key (or nothing) there fails the row. */
-function inlineText(label: Label | undefined): Bilingual {
-  if (!isBilingual(label)) throw new Error(`not an inline text: ${String(label)}`);
-  return label;
 }
 
 describe('the seeds’ words in the console (src/web/locales/zh.json and inline texts)', () => {
