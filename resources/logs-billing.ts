@@ -5,8 +5,31 @@
  * from the row and its `other` JSON; nothing is recomputed on a different basis.
  */
 import type { DetailItem, DetailFormat } from '../src/shared/resources/extras';
+import type { Bilingual } from '../src/shared/resources/label';
 
 type Row = Record<string, unknown>;
+
+/** The name of each line, in both languages. */
+export const BILLING_LABELS = {
+  cost: { zh: '消耗', en: 'Cost' },
+  model: { zh: '模型', en: 'Model' },
+  upstream_model: { zh: '实际上游模型', en: 'Upstream model' },
+  model_ratio: { zh: '模型倍率', en: 'Model ratio' },
+  model_price: { zh: '固定价格（每次）', en: 'Fixed price (per call)' },
+  completion_ratio: { zh: '补全倍率', en: 'Completion ratio' },
+  group_ratio: { zh: '分组倍率', en: 'Group ratio' },
+  prompt_tokens: { zh: '提示 tokens', en: 'Prompt tokens' },
+  completion_tokens: { zh: '补全 tokens', en: 'Completion tokens' },
+  cache_tokens: { zh: '缓存 tokens × 缓存倍率', en: 'Cached tokens × cache ratio' },
+  cache_creation_tokens: { zh: '缓存创建 tokens × 倍率', en: 'Cache-write tokens × ratio' },
+  audio_tokens: { zh: '音频输入 / 输出 tokens', en: 'Audio input / output tokens' },
+  reasoning_effort: { zh: '推理强度', en: 'Reasoning effort' },
+  formula: { zh: '计费过程', en: 'Billing' },
+  first_token: { zh: '首字时间', en: 'First token' },
+  total_time: { zh: '总用时', en: 'Total time' },
+  channels_tried: { zh: '重试渠道（按顺序）', en: 'Channels tried (in order)' },
+  request_id: { zh: '请求 ID', en: 'Request ID' },
+} satisfies Record<string, Bilingual>;
 
 function otherOf(row: Row): Record<string, unknown> {
   if (typeof row.other !== 'string' || !row.other) return {};
@@ -40,7 +63,7 @@ function tokenFormula(row: Row, other: Record<string, unknown>, format: DetailFo
 export function logBillingDetail(row: Row, format: DetailFormat): DetailItem[] {
   const other = otherOf(row);
   const items: DetailItem[] = [];
-  const add = (labelKey: string, value: string | undefined) => value !== undefined && items.push({ labelKey: `logs.detail.${labelKey}`, value });
+  const add = (key: keyof typeof BILLING_LABELS, value: string | undefined) => value !== undefined && items.push({ key, label: BILLING_LABELS[key], value });
   const price = num(other.model_price);
   const fixed = price !== undefined && price >= 0;
 

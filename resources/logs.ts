@@ -1,18 +1,26 @@
 /**
  * Usage log (docs/logs.md#queries): administrators read every user's logs
  * (username and channel filters and columns, retry chain, user details); everyone else
- * their own. A statistics strip shows quota, rpm and tpm for the current filters.
+ * their own. A statistics strip shows quota, rpm and tpm for the current filters. Its texts
+ * are written here in both languages.
  */
-import { defineResource } from '../src/shared/resources/definition';
+import { defineResource, type Bilingual } from '../src/shared/resources/definition';
 
 const ADMIN = 10;
 const HOUR = 3600;
 /** Timing, tokens and cost belong to consumption; top-up, admin and system rows leave them empty. */
 const NOT_CONSUME = { field: 'type', notIn: [2] };
+/** The log types, named alike in the type filter and the type column. */
+const TYPES: Record<1 | 2 | 3 | 4, Bilingual> = {
+  1: { zh: '充值', en: 'Top-up' },
+  2: { zh: '消费', en: 'Consume' },
+  3: { zh: '管理', en: 'Admin' },
+  4: { zh: '系统', en: 'System' },
+};
 
 export const logsResource = defineResource({
   name: 'logs',
-  labelKey: 'logs.title',
+  labelKey: { zh: '使用日志', en: 'Usage log' },
   icon: 'log',
   api: '/api/log/self/',
   adminApi: '/api/log/',
@@ -23,26 +31,26 @@ export const logsResource = defineResource({
       {
         field: 'type',
         kind: 'select',
-        placeholderKey: 'logs.search.type',
+        placeholderKey: { zh: '日志类型', en: 'Log type' },
         width: 120,
         options: {
           kind: 'static',
           options: [
-            { value: 0, labelKey: 'logs.types.all' },
-            { value: 1, labelKey: 'logs.types.1' },
-            { value: 2, labelKey: 'logs.types.2' },
-            { value: 3, labelKey: 'logs.types.3' },
-            { value: 4, labelKey: 'logs.types.4' },
+            { value: 0, labelKey: { zh: '全部', en: 'All' } },
+            { value: 1, labelKey: TYPES[1] },
+            { value: 2, labelKey: TYPES[2] },
+            { value: 3, labelKey: TYPES[3] },
+            { value: 4, labelKey: TYPES[4] },
           ],
         },
       },
-      { field: 'token_name', kind: 'text', placeholderKey: 'logs.search.token_name', width: 150 },
-      { field: 'model_name', kind: 'text', placeholderKey: 'logs.search.model_name', width: 150 },
-      { field: 'group', kind: 'text', placeholderKey: 'logs.search.group', width: 110 },
-      { field: 'start_timestamp', kind: 'datetime', placeholderKey: 'logs.search.start', defaultTime: { base: 'today' }, width: 190 },
-      { field: 'end_timestamp', kind: 'datetime', placeholderKey: 'logs.search.end', defaultTime: { base: 'now', offsetSeconds: HOUR }, width: 190 },
-      { field: 'username', kind: 'text', placeholderKey: 'logs.search.username', width: 130, minRole: ADMIN },
-      { field: 'channel', kind: 'number', placeholderKey: 'logs.search.channel', width: 110, minRole: ADMIN },
+      { field: 'token_name', kind: 'text', placeholderKey: { zh: '令牌名称', en: 'Token name' }, width: 150 },
+      { field: 'model_name', kind: 'text', placeholderKey: { zh: '模型名称', en: 'Model name' }, width: 150 },
+      { field: 'group', kind: 'text', placeholderKey: { zh: '分组', en: 'Group' }, width: 110 },
+      { field: 'start_timestamp', kind: 'datetime', placeholderKey: { zh: '起始时间', en: 'From' }, defaultTime: { base: 'today' }, width: 190 },
+      { field: 'end_timestamp', kind: 'datetime', placeholderKey: { zh: '结束时间', en: 'To' }, defaultTime: { base: 'now', offsetSeconds: HOUR }, width: 190 },
+      { field: 'username', kind: 'text', placeholderKey: { zh: '用户名称', en: 'Username' }, width: 130, minRole: ADMIN },
+      { field: 'channel', kind: 'number', placeholderKey: { zh: '渠道 ID', en: 'Channel ID' }, width: 110, minRole: ADMIN },
     ],
   },
   // Consume rows open to their billing breakdown (ratios, tokens, formula, timing, channels).
@@ -50,35 +58,42 @@ export const logsResource = defineResource({
   stats: {
     path: 'stat',
     items: [
-      { field: 'quota', labelKey: 'logs.stats.quota', format: 'quota', color: 'blue' },
-      { field: 'rpm', labelKey: 'logs.stats.rpm', format: 'number', color: 'pink' },
-      { field: 'tpm', labelKey: 'logs.stats.tpm', format: 'number', color: 'geekblue' },
+      { field: 'quota', labelKey: { zh: '消耗额度', en: 'Quota used' }, format: 'quota', color: 'blue' },
+      { field: 'rpm', labelKey: { zh: 'RPM', en: 'RPM' }, format: 'number', color: 'pink' },
+      { field: 'tpm', labelKey: { zh: 'TPM', en: 'TPM' }, format: 'number', color: 'geekblue' },
     ],
   },
   // The rows of the current filters as CSV (GET <api>export), streamed.
-  download: { path: 'export', labelKey: 'logs.export.button', progressKey: 'logs.export.progress', doneKey: 'logs.export.done', failedKey: 'logs.export.failed', fileName: 'logs.csv' },
+  download: {
+    path: 'export',
+    labelKey: { zh: '导出 CSV', en: 'Export CSV' },
+    progressKey: { zh: '正在导出… 已接收 {{size}}', en: 'Exporting… {{size}} received' },
+    doneKey: { zh: '导出完成', en: 'Export finished' },
+    failedKey: { zh: '导出失败', en: 'Export failed' },
+    fileName: 'logs.csv',
+  },
   columns: [
-    { field: 'created_at', titleKey: 'logs.fields.created_at', renderer: 'timestamp', hideable: false },
-    { field: 'channel', titleKey: 'logs.fields.channel', renderer: 'id-tag', minRole: ADMIN },
-    { field: 'username', titleKey: 'logs.fields.username', renderer: 'user-info', idField: 'user_id', minRole: ADMIN },
-    { field: 'token_name', titleKey: 'logs.fields.token_name' },
-    { field: 'group', titleKey: 'logs.fields.group', renderer: 'group' },
+    { field: 'created_at', titleKey: { zh: '时间', en: 'Time' }, renderer: 'timestamp', hideable: false },
+    { field: 'channel', titleKey: { zh: '渠道', en: 'Channel' }, renderer: 'id-tag', minRole: ADMIN },
+    { field: 'username', titleKey: { zh: '用户', en: 'User' }, renderer: 'user-info', idField: 'user_id', minRole: ADMIN },
+    { field: 'token_name', titleKey: { zh: '令牌', en: 'Token' } },
+    { field: 'group', titleKey: { zh: '分组', en: 'Group' }, renderer: 'group' },
     {
       field: 'type',
-      titleKey: 'logs.fields.type',
+      titleKey: { zh: '类型', en: 'Type' },
       renderer: 'enum',
       values: {
-        1: { labelKey: 'logs.types.1', color: 'cyan' },
-        2: { labelKey: 'logs.types.2', color: 'lime' },
-        3: { labelKey: 'logs.types.3', color: 'orange' },
-        4: { labelKey: 'logs.types.4', color: 'purple' },
+        1: { labelKey: TYPES[1], color: 'cyan' },
+        2: { labelKey: TYPES[2], color: 'lime' },
+        3: { labelKey: TYPES[3], color: 'orange' },
+        4: { labelKey: TYPES[4], color: 'purple' },
       },
-      unknown: { labelKey: 'logs.types.unknown', color: 'default' },
+      unknown: { labelKey: 'common.unknown', color: 'default' },
     },
-    { field: 'model_name', titleKey: 'logs.fields.model_name' },
+    { field: 'model_name', titleKey: { zh: '模型', en: 'Model' } },
     {
       field: 'use_time',
-      titleKey: 'logs.fields.use_time',
+      titleKey: { zh: '用时/首字', en: 'Time / first token' },
       renderer: 'latency',
       hideWhen: NOT_CONSUME,
       colors: { steps: [{ max: 100.999, color: 'green' }, { max: 299.999, color: 'orange' }], over: 'red' },
@@ -86,10 +101,10 @@ export const logsResource = defineResource({
       firstTokenPath: 'other.frt',
       firstTokenColors: { steps: [{ max: 2.999, color: 'green' }, { max: 9.999, color: 'orange' }], over: 'red' },
     },
-    { field: 'prompt_tokens', titleKey: 'logs.fields.prompt_tokens', renderer: 'number', hideWhen: NOT_CONSUME },
-    { field: 'completion_tokens', titleKey: 'logs.fields.completion_tokens', renderer: 'number', hideWhen: NOT_CONSUME },
-    { field: 'quota', titleKey: 'logs.fields.quota', renderer: 'quota', hideWhen: NOT_CONSUME },
-    { field: 'retry', titleKey: 'logs.fields.retry', renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ADMIN },
-    { field: 'content', titleKey: 'logs.fields.content', renderer: 'json-dialog', dialog: 'text' },
+    { field: 'prompt_tokens', titleKey: { zh: '提示', en: 'Prompt' }, renderer: 'number', hideWhen: NOT_CONSUME },
+    { field: 'completion_tokens', titleKey: { zh: '补全', en: 'Completion' }, renderer: 'number', hideWhen: NOT_CONSUME },
+    { field: 'quota', titleKey: { zh: '花费', en: 'Cost' }, renderer: 'quota', hideWhen: NOT_CONSUME },
+    { field: 'retry', titleKey: { zh: '重试渠道', en: 'Channels tried' }, renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ADMIN },
+    { field: 'content', titleKey: { zh: '详情', en: 'Details' }, renderer: 'json-dialog', dialog: 'text' },
   ],
 });

@@ -1,7 +1,8 @@
 /**
  * Redemption codes (docs/wallet.md#redemption-codes):
  * administrators generate codes in batches (the generated codes are shown to copy), search,
- * disable and enable unused ones, edit unused ones, copy selected codes.
+ * disable and enable unused ones, edit unused ones, copy selected codes. Its texts are
+ * written here in both languages; only shared words (`crud.actions.edit`) are locale keys.
  */
 import redemptionSchema from '../schemas/entities/redemption.json';
 import { defineResource } from '../src/shared/resources/definition';
@@ -9,59 +10,62 @@ import { constraintsOf } from '../src/shared/resources/schema-constraints';
 
 const schema = (field: string) => constraintsOf(redemptionSchema, field);
 const UNUSED = { field: 'status', in: [1] };
+/** Texts both a column and a form field show. */
+const NAME = { zh: '名称', en: 'Name' };
+const QUOTA = { zh: '额度', en: 'Quota' };
 
 export const redemptionsResource = defineResource({
   name: 'redemptions',
-  labelKey: 'redemptions.title',
+  labelKey: { zh: '兑换码管理', en: 'Redemption codes' },
   icon: 'gift',
   api: '/api/redemption/',
   routes: { list: '/redemption', create: '/redemption/add', edit: '/redemption/edit/:id' },
   minRole: 10,
-  search: { path: 'search', fields: [{ field: 'keyword', kind: 'text', placeholderKey: 'redemptions.search.keyword', width: 300 }] },
+  search: { path: 'search', fields: [{ field: 'keyword', kind: 'text', placeholderKey: { zh: '搜索兑换码的 ID 和名称', en: 'Search code ID or name' }, width: 300 }] },
   columns: [
-    { field: 'id', titleKey: 'redemptions.fields.id', width: 70, hideable: false },
-    { field: 'name', titleKey: 'redemptions.fields.name', hideable: false },
+    { field: 'id', titleKey: { zh: 'ID', en: 'ID' }, width: 70, hideable: false },
+    { field: 'name', titleKey: NAME, hideable: false },
     {
       field: 'status',
-      titleKey: 'redemptions.fields.status',
+      titleKey: { zh: '状态', en: 'Status' },
       renderer: 'status',
       values: {
-        1: { labelKey: 'redemptions.status.unused', color: 'green' },
-        2: { labelKey: 'redemptions.status.disabled', color: 'red' },
-        3: { labelKey: 'redemptions.status.used', color: 'default' },
+        1: { labelKey: { zh: '未使用', en: 'Unused' }, color: 'green' },
+        2: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
+        3: { labelKey: { zh: '已使用', en: 'Used' }, color: 'default' },
       },
-      unknown: { labelKey: 'redemptions.status.unknown', color: 'default' },
+      unknown: { labelKey: { zh: '未知状态', en: 'Unknown' }, color: 'default' },
     },
-    { field: 'quota', titleKey: 'redemptions.fields.quota', renderer: 'quota' },
-    { field: 'key', titleKey: 'redemptions.fields.key', renderer: 'secret' },
-    { field: 'created_time', titleKey: 'redemptions.fields.created_time', renderer: 'timestamp' },
-    { field: 'redeemed_time', titleKey: 'redemptions.fields.redeemed_time', renderer: 'timestamp', defaultHidden: true },
-    { field: 'used_user_id', titleKey: 'redemptions.fields.used_user_id', renderer: 'id-tag' },
+    { field: 'quota', titleKey: QUOTA, renderer: 'quota' },
+    { field: 'key', titleKey: { zh: '兑换码', en: 'Code' }, renderer: 'secret' },
+    { field: 'created_time', titleKey: { zh: '创建时间', en: 'Created' }, renderer: 'timestamp' },
+    { field: 'redeemed_time', titleKey: { zh: '兑换时间', en: 'Redeemed' }, renderer: 'timestamp', defaultHidden: true },
+    { field: 'used_user_id', titleKey: { zh: '兑换人 ID', en: 'Redeemed by' }, renderer: 'id-tag' },
   ],
   rowActions: [
-    { key: 'copy', kind: 'copy', labelKey: 'redemptions.actions.copy', template: '{key}' },
-    { key: 'disable', kind: 'status', status: 2, labelKey: 'redemptions.actions.disable', visibleWhen: UNUSED },
-    { key: 'enable', kind: 'status', status: 1, labelKey: 'redemptions.actions.enable', visibleWhen: { field: 'status', notIn: [1] }, disabledWhen: { field: 'status', in: [3] } },
+    { key: 'copy', kind: 'copy', labelKey: { zh: '复制', en: 'Copy' }, template: '{key}' },
+    { key: 'disable', kind: 'status', status: 2, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: UNUSED },
+    { key: 'enable', kind: 'status', status: 1, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: { field: 'status', notIn: [1] }, disabledWhen: { field: 'status', in: [3] } },
     { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit', disabledWhen: { field: 'status', notIn: [1] } },
     {
       key: 'delete',
       kind: 'delete',
-      labelKey: 'redemptions.actions.delete',
+      labelKey: { zh: '删除', en: 'Delete' },
       danger: true,
-      confirm: { titleKey: 'redemptions.confirm.deleteTitle', contentKey: 'redemptions.confirm.deleteContent' },
+      confirm: { titleKey: { zh: '确定是否要删除此兑换码？', en: 'Delete this code?' }, contentKey: { zh: '此修改将不可逆', en: 'This cannot be undone' } },
       inMenu: true,
     },
   ],
-  batchActions: [{ key: 'copy', kind: 'copy', labelKey: 'redemptions.actions.copySelected', field: 'key', emptySelectionKey: 'redemptions.messages.noSelection' }],
+  batchActions: [{ key: 'copy', kind: 'copy', labelKey: { zh: '复制所选兑换码', en: 'Copy selected codes' }, field: 'key', emptySelectionKey: { zh: '请至少选择一个兑换码！', en: 'Please select at least one code!' } }],
   form: {
     width: 520,
     fields: [
-      { field: 'name', kind: 'text', labelKey: 'redemptions.fields.name', placeholderKey: 'redemptions.form.namePlaceholder', minLength: 1, ...schema('name'), default: '' },
-      { field: 'quota', kind: 'quota', labelKey: 'redemptions.fields.quota', required: true, ...schema('quota') },
-      { field: 'count', kind: 'number', labelKey: 'redemptions.fields.count', helpKey: 'redemptions.form.countHelp', modes: ['create'], required: true, ...schema('count') },
+      { field: 'name', kind: 'text', labelKey: NAME, placeholderKey: { zh: '留空则使用格式化后的额度作为名称', en: 'Empty: the formatted quota' }, minLength: 1, ...schema('name'), default: '' },
+      { field: 'quota', kind: 'quota', labelKey: QUOTA, required: true, ...schema('quota') },
+      { field: 'count', kind: 'number', labelKey: { zh: '生成数量', en: 'How many' }, helpKey: { zh: '一次生成的兑换码个数（1 到 100）', en: 'How many codes to generate (1 to 100)' }, modes: ['create'], required: true, ...schema('count') },
     ],
   },
-  createdListTitleKey: 'redemptions.createdTitle',
-  messages: { created: 'redemptions.messages.created', updated: 'redemptions.messages.updated' },
-  createLabelKey: 'redemptions.actions.add',
+  createdListTitleKey: { zh: '兑换码已生成', en: 'Codes generated' },
+  messages: { created: { zh: '兑换码创建成功！', en: 'Codes created!' }, updated: { zh: '兑换码更新成功！', en: 'Code updated!' } },
+  createLabelKey: { zh: '添加兑换码', en: 'Add codes' },
 });

@@ -6,10 +6,10 @@
 import { Refine, type ResourceProps } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
 import { keepPreviousData, QueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { RESOURCES } from '../../resources';
 import { i18nProvider } from './i18n';
+import { useLabel } from './crud/use-label';
 import { useToastNotificationProvider } from './state/toast-notifications';
 import { accessControlProvider, authProvider, wireDeps } from './state/wire';
 import { createDataProvider } from './wire/data-provider';
@@ -27,7 +27,7 @@ const queryClient = new QueryClient({
 const dataProvider = createDataProvider(wireDeps);
 
 export function RefineOutlet() {
-  const { t } = useTranslation();
+  const t = useLabel();
   const resources: ResourceProps[] = RESOURCES.map((r) => ({
     name: r.name,
     list: r.routes.list,

@@ -15,6 +15,11 @@ import { projectRoot } from '../../src/server/config';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server';
 import { createUser, type TestUser } from '../helpers/users';
+import { redemptionsResource } from '../../resources/redemptions';
+import { tokensResource } from '../../resources/tokens';
+import { usersResource } from '../../resources/users';
+import type { ResourceDefinition } from '../../src/shared/resources/definition';
+import { isBilingual, type Bilingual, type Label } from '../../src/shared/resources/label';
 
 interface Clients {
   s: TestServer;
@@ -25,6 +30,14 @@ interface Clients {
   channelId: number;
 }
 
+/** A declaration's inline text; a locale key (or nothing) there fails the row. */
+function inlineText(label: Label | undefined): Bilingual {
+  if (!isBilingual(label)) throw new Error(`not an inline text: ${String(label)}`);
+  return label;
+}
+
+const formField = (resource: ResourceDefinition, field: string) => resource.form?.fields.find((f) => f.field === field);
+
 interface Row {
   /** The section of docs/messages.md that lists it. */
   doc: string;
@@ -34,8 +47,11 @@ interface Row {
   server?: (c: Clients) => Promise<ApiResponse>;
   /** Where the message is not `message` of the envelope (the top-up replies put it in data). */
   replyText?: (body: any) => unknown;
-  /** zh.json key, and the values its placeholders take when the console shows it. */
-  console?: string | [key: string, values: Record<string, string>];
+  /**
+   * zh.json key, and the values its placeholders take when the console shows it; or the
+   * declaration's own `{ zh, en }` text where a resource carries its words inline.
+   */
+  console?: string | [key: string, values: Record<string, string>] | Bilingual;
 }
 
 const put = (c: Clients, key: string, value: string) => c.root.put('/api/option/', { key, value });
@@ -58,7 +74,7 @@ const JSON_OPTIONS: Array<[key: string, title: string]> = [
 
 const ROWS: Row[] = [
   // docs/messages.md#accounts-and-settings
-  { doc: 'accounts-and-settings', rule: 'add user: username and password not empty', message: '用户名和密码不能为空！', server: (c) => c.root.post('/api/user/', { username: '', display_name: 'x', password: '' }), console: 'users.messages.usernamePasswordRequired' },
+  { doc: 'accounts-and-settings', rule: 'add user: username and password not empty', message: '用户名和密码不能为空！', server: (c) => c.root.post('/api/user/', { username: '', display_name: 'x', password: '' }), console: inlineText(formField(usersResource, 'username')?.requiredMessageKey) },
   { doc: 'accounts-and-settings', rule: 'add user: password not empty', message: '用户名和密码不能为空！', server: (c) => c.root.post('/api/user/', { username: 'nopass', password: '' }) },
   { doc: 'accounts-and-settings', rule: 'register: password at least 8 characters', message: '密码长度不得小于 8 位！', server: (c) => c.anonymous.post('/api/user/register', { username: 'newbie', password: 'short12', password2: 'short12' }), console: 'auth.register.passwordTooShort' },
   { doc: 'accounts-and-settings', rule: 'register: password at least 8 characters (none sent)', message: '密码长度不得小于 8 位！', server: (c) => c.anonymous.post('/api/user/register', { username: 'newbie' }) },
@@ -97,11 +113,11 @@ const ROWS: Row[] = [
   { doc: 'gateway-resources', rule: 'tag edit that changes nothing (the server answers success, issue #13)', message: '没有任何修改！', console: 'channels.messages.nothingChanged' },
   { doc: 'gateway-resources', rule: 'batch tag: tag non-empty', message: '标签不能为空！', server: (c) => c.root.post('/api/channel/batch/tag', { ids: [c.channelId], tag: '' }), console: 'channels.messages.tagRequired' },
   { doc: 'gateway-resources', rule: 'batch delete: a selection', message: '请先选择要删除的通道！', server: (c) => c.root.post('/api/channel/batch', { ids: [] }), console: 'channels.messages.noSelectionDelete' },
-  { doc: 'gateway-resources', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: 'tokens.messages.badExpiry' },
-  { doc: 'gateway-resources', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: 'tokens.messages.noSelection' },
+  { doc: 'gateway-resources', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: inlineText(formField(tokensResource, 'expired_time')?.invalidMessageKey) },
+  { doc: 'gateway-resources', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: inlineText(tokensResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { doc: 'gateway-resources', rule: 'duplicate submit', message: '提交失败，请勿重复提交！', console: 'crud.messages.duplicateSubmit' },
-  { doc: 'gateway-resources', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: 'tokens.form.noGroups' },
-  { doc: 'gateway-resources', rule: 'redemption copy: a selection', message: '请至少选择一个兑换码！', console: 'redemptions.messages.noSelection' },
+  { doc: 'gateway-resources', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: inlineText(formField(tokensResource, 'group')?.emptyOptionsKey) },
+  { doc: 'gateway-resources', rule: 'redemption copy: a selection', message: '请至少选择一个兑换码！', console: inlineText(redemptionsResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { doc: 'gateway-resources', rule: 'wallet: empty redemption code', message: '请输入兑换码！', server: (c) => c.alice.client.post('/api/user/topup', { key: '  ' }), console: 'wallet.messages.codeMissing' },
   { doc: 'gateway-resources', rule: 'online top-up: amount not below the minimum', message: '充值数量不能小于 1', server: (c) => c.alice.client.post('/api/user/amount', { amount: 0, top_up_code: '' }), replyText: (body) => body.data },
   { doc: 'gateway-resources', rule: 'online top-up: amount not below the minimum (console)', message: '充值数量不能小于', console: 'wallet.messages.belowMin' },
@@ -123,9 +139,10 @@ function zhText(key: string): unknown {
   return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), zh);
 }
 
-describe('the documented messages in the console (src/web/locales/zh.json)', () => {
+describe('the documented messages in the console (src/web/locales/zh.json and inline texts)', () => {
   for (const row of ROWS.filter((r) => r.console)) {
     it(`${row.doc} ${row.rule}: ${row.message}`, () => {
+      if (isBilingual(row.console)) return void expect(row.console.zh).toBe(row.message);
       const [key, values] = typeof row.console === 'string' ? [row.console, {}] : row.console!;
       const text = zhText(key);
       expect(typeof text, key).toBe('string');

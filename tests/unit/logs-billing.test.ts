@@ -3,7 +3,7 @@ import { logBillingDetail } from '../../resources/logs-billing';
 import type { DetailItem } from '../../src/shared/resources/extras';
 
 const format = { quota: (q: number) => `$${(q / 500000).toFixed(6)}` };
-const byLabel = (items: DetailItem[]) => Object.fromEntries(items.map((i) => [i.labelKey.replace('logs.detail.', ''), i.value]));
+const byLabel = (items: DetailItem[]) => Object.fromEntries(items.map((i) => [i.key, i.value]));
 
 const consume = {
   type: 2,

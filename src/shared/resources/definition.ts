@@ -2,11 +2,16 @@
  * The vocabulary of a resource declaration (`resources/*.ts`): plain data that the console's
  * generic List screen and Create/Edit drawer render. No React, no functions: renderers,
  * field kinds and action kinds are names looked up in registries in `src/web/crud/`.
- * Every text is an i18n key (`users.fields.username`), never a sentence.
+ * Every text (the `…Key` fields) is a `Label`: a locale key for shared words
+ * (`crud.actions.edit`), or the text itself in both languages (`{ zh: '名称', en: 'Name' }`)
+ * for words only this declaration uses (see `label.ts`). Never a sentence in one language.
  */
 
 import type { BatchActionExtras, ColumnExtras, FormFieldExtras, ResourceExtras, RowActionExtras, SearchFieldExtras } from './extras';
 import type { SchemaMessage } from '../schema-messages';
+import type { Label } from './label';
+
+export type { Bilingual, Label } from './label';
 
 /** A value a condition can compare with. */
 export type Scalar = string | number | boolean | null;
@@ -28,7 +33,7 @@ export type Conditions = Condition | Condition[];
 
 /** Where a select's options come from. */
 export type OptionSource =
-  | { kind: 'static'; options: { value: Scalar; labelKey: string; color?: string }[] }
+  | { kind: 'static'; options: { value: Scalar; labelKey: Label; color?: string }[] }
   /**
    * GET `url` (an /api path); the reply's data is a list of strings, a list of objects
    * (`valueField`/`labelField`, default `value`/`label`), or an object whose keys are the values.
@@ -39,7 +44,7 @@ export type OptionSource =
 
 /** How the enum-like renderers show one value. */
 export interface EnumValue {
-  labelKey: string;
+  labelKey: Label;
   /** An antd tag colour (`green`, `red`, `blue` ...). */
   color?: string;
 }
@@ -93,7 +98,7 @@ export type RendererName =
 
 export interface StatTagItem {
   field: string;
-  labelKey: string;
+  labelKey: Label;
   format: 'quota' | 'number';
   color?: string;
   /** A quota shown as "unlimited" (never a number) on rows where this boolean field is true. */
@@ -103,7 +108,7 @@ export interface StatTagItem {
 export interface ColumnDef extends ColumnExtras {
   /** Record field; also the column key saved in the column chooser. */
   field: string;
-  titleKey: string;
+  titleKey: Label;
   renderer?: RendererName;
   /** For `enum` / `status`. */
   values?: Record<string, EnumValue>;
@@ -113,7 +118,7 @@ export interface ColumnDef extends ColumnExtras {
   copyable?: boolean;
   /** For `timestamp`: this value means "never" (e.g. -1). */
   neverValue?: number;
-  neverKey?: string;
+  neverKey?: Label;
   /** For `stat-tags`. */
   items?: StatTagItem[];
   width?: number;
@@ -130,7 +135,7 @@ export interface SearchFieldDef extends SearchFieldExtras {
   field: string;
   /** `datetime` values are sent as unix seconds. */
   kind: 'text' | 'select' | 'number' | 'datetime';
-  placeholderKey: string;
+  placeholderKey: Label;
   options?: OptionSource;
   width?: number;
 }
@@ -170,16 +175,16 @@ export type FormMode = 'create' | 'edit';
 export interface FormFieldDef extends FormFieldExtras {
   field: string;
   kind: FieldKind;
-  labelKey: string;
-  placeholderKey?: string;
-  helpKey?: string;
+  labelKey: Label;
+  placeholderKey?: Label;
+  helpKey?: Label;
   /** Shown only in these modes (default both). */
   modes?: FormMode[];
   /** Key into `form.groups`; ungrouped fields come first. */
   group?: string;
   required?: boolean;
   /** Message when a required field is empty (default: a generic "required" text). */
-  requiredMessageKey?: string;
+  requiredMessageKey?: Label;
   minLength?: number;
   maxLength?: number;
   /** Bounds: a value outside them gets the field's error (the input never moves it silently). */
@@ -207,7 +212,7 @@ export interface FormFieldDef extends FormFieldExtras {
 
 export interface FormGroupDef {
   key: string;
-  titleKey: string;
+  titleKey: Label;
 }
 
 export interface FormDef {
@@ -235,8 +240,8 @@ export interface EndpointDef {
 export type BodyValue = Scalar | { field: string } | { selected: string } | { input: string };
 
 export interface ConfirmDef {
-  titleKey: string;
-  contentKey?: string;
+  titleKey: Label;
+  contentKey?: Label;
 }
 
 /**
@@ -247,7 +252,7 @@ export interface ConfirmDef {
 export interface RowActionDef extends RowActionExtras {
   key: string;
   kind: 'edit' | 'request' | 'status' | 'delete' | 'copy' | 'pick-request' | 'dialog' | 'duplicate' | 'chat-link';
-  labelKey: string;
+  labelKey: Label;
   endpoint?: string;
   body?: Record<string, BodyValue>;
   /** For `status`: the status to set. */
@@ -257,7 +262,7 @@ export interface RowActionDef extends RowActionExtras {
   visibleWhen?: Conditions;
   disabledWhen?: Conditions;
   /** Message after success (default: a generic "done"). */
-  successKey?: string;
+  successKey?: Label;
   /** Shown in the row's "more" menu instead of as a button. */
   inMenu?: boolean;
 }
@@ -269,15 +274,15 @@ export interface RowActionDef extends RowActionExtras {
 export interface BatchActionDef extends BatchActionExtras {
   key: string;
   kind: 'request' | 'copy' | 'dialog';
-  labelKey: string;
+  labelKey: Label;
   endpoint?: string;
   body?: Record<string, BodyValue>;
   field?: string;
   confirm?: ConfirmDef;
   danger?: boolean;
   /** Message when nothing is selected. */
-  emptySelectionKey: string;
-  successKey?: string;
+  emptySelectionKey: Label;
+  successKey?: Label;
 }
 
 // ---------------------------------------------------------------- the resource
@@ -285,7 +290,7 @@ export interface BatchActionDef extends BatchActionExtras {
 export interface ResourceDefinition extends ResourceExtras {
   /** Refine resource name; also the prefix of locally stored choices. */
   name: string;
-  labelKey: string;
+  labelKey: Label;
   /** Icon name from the console's icon registry. */
   icon: string;
   /** The /api collection path, with its trailing slash (`/api/user/`). */
@@ -302,10 +307,10 @@ export interface ResourceDefinition extends ResourceExtras {
   rowActions?: RowActionDef[];
   batchActions?: BatchActionDef[];
   /** Rows where this field is set are labelled deleted and offer no action. */
-  softDelete?: { field: string; labelKey: string };
-  messages?: { created?: string; updated?: string };
+  softDelete?: { field: string; labelKey: Label };
+  messages?: { created?: Label; updated?: Label };
   /** The create button's label (default: a generic "add"). */
-  createLabelKey?: string;
+  createLabelKey?: Label;
 }
 
 /** Identity helper that type-checks a declaration. */

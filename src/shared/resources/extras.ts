@@ -5,6 +5,7 @@
  * registers once (renderers, field kinds, action kinds, option registries).
  */
 import type { BodyValue, ConfirmDef, Conditions, EnumValue, FormDef, Scalar } from './definition';
+import type { Label } from './label';
 
 // ---------------------------------------------------------------- shared pieces
 
@@ -68,7 +69,7 @@ export interface ColumnExtras {
   /** `json-dialog`: what the dialog shows. */
   dialog?: 'record' | 'text';
   /** Shown for an empty value (`json-dialog`, `json-path`), instead of a dash. */
-  emptyKey?: string;
+  emptyKey?: Label;
   jsonPath?: JsonPath;
   join?: string;
   /** `secret`. */
@@ -79,10 +80,10 @@ export interface ColumnExtras {
   actionKey?: string;
   format?: 'quota' | 'number' | 'currency';
   /** `action-tag`: a second, read-only tag before the clickable one. */
-  leading?: { field: string; labelKey: string; format: 'quota' | 'number'; color?: string };
+  leading?: { field: string; labelKey: Label; format: 'quota' | 'number'; color?: string };
   /** `action-tag`: a tooltip `timeKey` ({{time}}) with the unix time in `timeField`, when set (a balance's reading). */
   timeField?: string;
-  timeKey?: string;
+  timeKey?: Label;
   /** `list-tags`. */
   maxTags?: number;
   /** `inline-number`. */
@@ -105,9 +106,9 @@ export interface InlineEditDef {
   max?: number;
   integer?: boolean;
   /** Shown when the entered value breaks min/max/integer. */
-  invalidKey: string;
+  invalidKey: Label;
   rules: { when?: Conditions; endpoint: string; body: Record<string, BodyValue> }[];
-  successKey?: string;
+  successKey?: Label;
 }
 
 // ---------------------------------------------------------------- search
@@ -128,7 +129,7 @@ export interface SearchFieldExtras {
 
 export interface FormFieldExtras {
   /** Buttons under `quota` and `number` inputs that set the value (`labelKey` or the formatted value). */
-  presets?: { value: Scalar; labelKey?: string }[];
+  presets?: { value: Scalar; labelKey?: Label }[];
   /** `switch`: the values stored for on and off (default true/false). */
   switchValues?: [Scalar, Scalar];
   /** A list widget whose value is sent as text joined by this separator (`a,b`). */
@@ -141,20 +142,20 @@ export interface FormFieldExtras {
    */
   jsonKeyOf?: { field: string; key: string };
   /** The first hint whose condition holds on the form values replaces the label, placeholder or help. */
-  hints?: { when: Conditions; labelKey?: string; placeholderKey?: string; helpKey?: string }[];
+  hints?: { when: Conditions; labelKey?: Label; placeholderKey?: Label; helpKey?: Label }[];
   /** `json`: the message when the text does not parse. */
-  jsonMessageKey?: string;
+  jsonMessageKey?: Label;
   /**
    * `json`: an example value; a "fill template" button under the input replaces the text with
    * it, pretty-printed (a model mapping's `{"gpt-3.5-turbo": "gpt-3.5-turbo-0125"}`).
    */
   template?: Record<string, unknown>;
   /** `select`: when the source offers nothing, the select is disabled with this placeholder. */
-  emptyOptionsKey?: string;
+  emptyOptionsKey?: Label;
   /** `model-picker`: the helper buttons offered. */
   pickerActions?: ('type-defaults' | 'all' | 'upstream' | 'clear' | 'custom')[];
   /** `expiry`: the message for text that is not `YYYY-MM-DD HH:mm:ss`. */
-  invalidMessageKey?: string;
+  invalidMessageKey?: Label;
 }
 
 // ---------------------------------------------------------------- actions
@@ -180,24 +181,24 @@ export interface RowActionExtras {
   template?: string;
   pickField?: string;
   pickQuery?: string;
-  pickTitleKey?: string;
+  pickTitleKey?: Label;
   dialog?: DialogDef;
   omit?: string[];
-  nameSuffixKey?: string;
-  notFoundKey?: string;
-  failedKey?: string;
+  nameSuffixKey?: Label;
+  notFoundKey?: Label;
+  failedKey?: Label;
   /** The reply's fields are given to `successKey` (test time, balance) besides the row's. */
   withReply?: boolean;
 }
 
 /** A form shown in a dialog by a `dialog` action. */
 export interface DialogDef extends FormDef {
-  titleKey: string;
+  titleKey: Label;
   /** Form field → row field whose value prefills it. */
   initialFrom?: Record<string, string>;
   /** Send only the fields the user changed; nothing changed shows `noChangeKey`. */
   changedOnly?: boolean;
-  noChangeKey?: string;
+  noChangeKey?: Label;
   /** Fields sent even when unchanged (the tag being edited). */
   alwaysSend?: string[];
 }
@@ -214,14 +215,14 @@ export interface BatchActionExtras {
 export interface ToolbarActionDef {
   key: string;
   kind: 'request';
-  labelKey: string;
+  labelKey: Label;
   endpoint: string;
   body?: Record<string, BodyValue>;
   confirm?: ConfirmDef;
   danger?: boolean;
   minRole?: number;
   /** The success message; the reply's data is given as `{{data}}`. */
-  successKey?: string;
+  successKey?: Label;
 }
 
 // ---------------------------------------------------------------- lists
@@ -229,7 +230,7 @@ export interface ToolbarActionDef {
 /** A switch above the list that adds `param=true` to every list query. */
 export interface ListToggleDef {
   param: string;
-  labelKey: string;
+  labelKey: Label;
   /** Locally remembered under this key (`id-sort`). */
   storageKey?: string;
 }
@@ -237,7 +238,7 @@ export interface ListToggleDef {
 /** A strip of totals over the current filters (`GET <api><path>`). */
 export interface StatsDef {
   path: string;
-  items: { field: string; labelKey: string; format: 'quota' | 'number'; color?: string }[];
+  items: { field: string; labelKey: Label; format: 'quota' | 'number'; color?: string }[];
 }
 
 /**
@@ -246,11 +247,11 @@ export interface StatsDef {
  */
 export interface DownloadDef {
   path: string;
-  labelKey: string;
+  labelKey: Label;
   /** Shown while downloading; the bytes received so far are given as `{{size}}`. */
-  progressKey: string;
-  doneKey: string;
-  failedKey: string;
+  progressKey: Label;
+  doneKey: Label;
+  failedKey: Label;
   /** The file name when the reply names none. */
   fileName: string;
 }
@@ -262,7 +263,9 @@ export type RowDetailName = 'log-billing';
 
 /** One labelled line of a row's expanded detail. */
 export interface DetailItem {
-  labelKey: string;
+  /** Names the line among the others (stable across languages). */
+  key: string;
+  label: Label;
   value: string;
 }
 
@@ -289,9 +292,9 @@ export interface ResourceExtras {
   /** Rows that can be selected for batch actions (default all). */
   selectableWhen?: Conditions;
   /** A notice above the list. */
-  banner?: { type: 'info' | 'warning'; textKey: string };
+  banner?: { type: 'info' | 'warning'; textKey: Label };
   /** After a create whose reply is a list of strings, show them in a dialog to copy. */
-  createdListTitleKey?: string;
+  createdListTitleKey?: Label;
   /** No create/edit drawer route, and no column chooser when false. */
   columnChooser?: boolean;
   /** Page sizes offered (default 10, 20, 50, 100). */

@@ -5,7 +5,8 @@
  */
 import { App, Button, Form, Input, List, Modal } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
+import type { Label } from '../../shared/resources/definition';
 import type { DialogDef } from '../../shared/resources/extras';
 import { FormField } from './form-field';
 import { visibleFields } from './form-values';
@@ -30,13 +31,13 @@ interface FormRequest {
 }
 
 interface PickRequest {
-  titleKey: string;
+  titleKey: Label;
   options: string[];
   run: (value: string) => Promise<boolean>;
 }
 
 function FormDialog({ request, onClose }: { request: FormRequest; onClose: () => void }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
@@ -62,7 +63,7 @@ function FormDialog({ request, onClose }: { request: FormRequest; onClose: () =>
 }
 
 function PickDialog({ request, onClose }: { request: PickRequest; onClose: () => void }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const [filter, setFilter] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
   const shown = request.options.filter((o) => o.toLowerCase().includes(filter.trim().toLowerCase()));

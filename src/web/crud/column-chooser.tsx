@@ -1,7 +1,7 @@
 /** Picks the shown columns; the choice is kept under `<resource>-table-columns`. */
 import { SettingOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Popover, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import type { ColumnDef } from '../../shared/resources/definition';
 import { isColumnShown, type ColumnPrefs } from './list-prefs';
 
@@ -12,7 +12,7 @@ interface ColumnChooserProps {
 }
 
 export function ColumnChooser({ columns, prefs, onChange }: ColumnChooserProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const hideable = columns.filter((c) => c.hideable !== false);
   if (hideable.length === 0) return null;
   const content = (

@@ -7,7 +7,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import type { CrudFilter } from '@refinedev/core';
 import { App, Button } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import type { DownloadDef } from '../../shared/resources/extras';
 import { wireDeps } from '../state/wire';
 import { downloadFile, formatBytes } from '../wire/download';
@@ -15,7 +15,7 @@ import { filtersToQuery, joinPath } from '../wire/mappings';
 import { saveBlob } from '../wire/save-blob';
 
 export function DownloadButton({ download, api, filters }: { download: DownloadDef; api: string; filters: CrudFilter[] }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const key = `download:${download.path}`;

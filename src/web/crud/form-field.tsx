@@ -4,7 +4,7 @@
  */
 import { Form, Input, InputNumber, Select, Switch, type FormItemProps, type FormRule } from 'antd';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel, type LabelT } from './use-label';
 import type { FieldKind, FormFieldDef } from '../../shared/resources/definition';
 import { schemaMessage } from '../../shared/schema-messages';
 import { matches } from './conditions';
@@ -16,10 +16,10 @@ import { ModelPicker } from './widgets/model-picker';
 import { WithPresets } from './widgets/with-presets';
 import { currentLanguage } from '../i18n';
 
-type T = (key: string, options?: Record<string, unknown>) => string;
+type T = LabelT;
 
 function OptionSelect({ def, ...props }: { def: FormFieldDef; placeholder?: string }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const { options, loading } = useOptions(def.options);
   // Nothing to choose (no user-selectable groups): a disabled select that says why.
   if (def.emptyOptionsKey && !loading && options.length === 0) return <Select {...props} disabled placeholder={t(def.emptyOptionsKey)} options={[]} />;
@@ -134,7 +134,7 @@ function HintedField({ def }: { def: FormFieldDef }) {
 }
 
 function PlainField({ def }: { def: FormFieldDef }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const placeholder = def.placeholderKey ? t(def.placeholderKey) : undefined;
   return (
     <Form.Item

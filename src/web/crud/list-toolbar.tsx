@@ -4,7 +4,7 @@
  */
 import { Button, Popconfirm, Space, Switch } from 'antd';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import type { BatchActionDef, ConfirmDef } from '../../shared/resources/definition';
 import type { ListToggleDef, ToolbarActionDef } from '../../shared/resources/extras';
 
@@ -22,7 +22,7 @@ interface ListToolbarProps {
 }
 
 function Confirmed({ confirm, onConfirm, danger, children }: { confirm?: ConfirmDef; onConfirm: () => void; danger?: boolean; children: ReactNode }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   if (!confirm) return <>{children}</>;
   return (
     <Popconfirm title={t(confirm.titleKey)} description={confirm.contentKey ? t(confirm.contentKey) : undefined} okButtonProps={{ danger }} onConfirm={onConfirm}>
@@ -33,7 +33,7 @@ function Confirmed({ confirm, onConfirm, danger, children }: { confirm?: Confirm
 
 /** One action button, behind its confirmation when it has one; `id` names it for tests and the busy state. */
 function ActionButton({ id, action, busy, onRun, ask = true }: { id: string; action: ToolbarActionDef | BatchActionDef; busy: string | null; onRun: () => void; ask?: boolean }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const confirm = ask ? action.confirm : undefined;
   return (
     <Confirmed confirm={confirm} danger={action.danger} onConfirm={onRun}>
@@ -45,7 +45,7 @@ function ActionButton({ id, action, busy, onRun, ask = true }: { id: string; act
 }
 
 export function ListToolbar({ toggles, toggleState, onToggle, toolbarActions, batchActions, selectedCount, busy, onToolbar, onBatch }: ListToolbarProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   if (toggles.length + toolbarActions.length + batchActions.length === 0) return null;
   return (
     <div className="sy-list-actions">

@@ -1,5 +1,6 @@
 /** Turns an `OptionSource` reply into select options. Pure; see `use-options.ts`. */
 import type { OptionSource } from '../../shared/resources/definition';
+import type { LabelT } from './use-label';
 
 export interface SelectOption {
   value: string | number | boolean;
@@ -28,6 +29,6 @@ export function fetchedOptions(data: unknown, source: Extract<OptionSource, { ki
   return [];
 }
 
-export function staticOptions(source: Extract<OptionSource, { kind: 'static' }>, t: (key: string) => string): SelectOption[] {
+export function staticOptions(source: Extract<OptionSource, { kind: 'static' }>, t: LabelT): SelectOption[] {
   return source.options.map((o) => ({ value: o.value as SelectOption['value'], label: t(o.labelKey) }));
 }

@@ -9,9 +9,11 @@ import { matches } from './conditions';
 import { formatTimestamp } from './format-time';
 import { GATEWAY_RENDERERS } from './gateway-renderers';
 import { displayQuota, type QuotaView } from './quota-format';
+import type { LabelT } from './use-label';
 
 export interface RenderContext {
-  t: (key: string, options?: Record<string, unknown>) => string;
+  /** Resolves a declaration text: a locale key or an inline `{ zh, en }` (use-label.ts). */
+  t: LabelT;
   quota: QuotaView;
   /** The list's resource and its row-action runner, for cells that act (inline edits, action tags). */
   resource?: ResourceDefinition;

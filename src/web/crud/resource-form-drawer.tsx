@@ -6,7 +6,7 @@ import { useForm } from '@refinedev/antd';
 import type { BaseKey, HttpError } from '@refinedev/core';
 import { App, Button, Divider, Drawer, Form, Space, Spin } from 'antd';
 import { useMemo, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import type { FormMode, ResourceDefinition } from '../../shared/resources/definition';
 import { useIsMobile } from '../layout/use-is-mobile';
 import { CreatedListDialog } from './created-list-dialog';
@@ -25,7 +25,7 @@ interface ResourceFormDrawerProps {
 type Values = Record<string, unknown>;
 
 export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceFormDrawerProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const isMobile = useIsMobile();
   const { message, modal } = App.useApp();
   const submitting = useRef(false);

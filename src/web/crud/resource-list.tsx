@@ -11,7 +11,7 @@ import { Alert, Button, Card, Space, Table, type TableColumnsType } from 'antd';
 import type { Breakpoint } from 'antd/es/_util/responsiveObserver';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import { useNavigate } from 'react-router';
 import { PAGE_SIZES } from '../../shared/api/envelope';
 import type { ResourceDefinition } from '../../shared/resources/definition';
@@ -61,7 +61,7 @@ function CutCell({ width, title, children }: { width?: number; title: unknown; c
 const CELL_PADDING = 16;
 
 export function ResourceList({ resource }: { resource: ResourceDefinition }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const navigate = useNavigate();
   const isMobile = useIsMobile();
   const quota = quotaView(usePublicStatus());

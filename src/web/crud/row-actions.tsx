@@ -4,7 +4,7 @@
  */
 import { MoreOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, Popconfirm, Space, Tag } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import { useNavigate } from 'react-router';
 import { useStoredUser } from '../state/use-stored-user';
 import { ROLE_ROOT } from '../../shared/roles';
@@ -31,7 +31,7 @@ export function outranks(role: number, field: string | undefined, row: Row): boo
 }
 
 export function RowActions({ resource, row, busy, run }: RowActionsProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const navigate = useNavigate();
   const { modal } = App.useApp();
   const role = useStoredUser()?.role ?? 0;

@@ -8,6 +8,7 @@ import { logBillingDetail } from '../../../resources/logs-billing';
 import type { DetailFormat, DetailItem, ExpandDef, RowDetailName } from '../../shared/resources/extras';
 import { matches } from './conditions';
 import { displayQuota, type QuotaView } from './quota-format';
+import type { LabelT } from './use-label';
 
 type Row = Record<string, unknown>;
 
@@ -15,11 +16,11 @@ const DETAILS: Record<RowDetailName, (row: Row, format: DetailFormat) => DetailI
   'log-billing': logBillingDetail,
 };
 
-function RowDetail({ items, t }: { items: DetailItem[]; t: (key: string) => string }) {
+function RowDetail({ items, t }: { items: DetailItem[]; t: LabelT }) {
   return (
     <Descriptions size="small" bordered column={{ xs: 1, sm: 1, md: 1, lg: 2, xl: 2, xxl: 3 }} className="sy-row-detail" data-testid="row-detail">
       {items.map((item) => (
-        <Descriptions.Item key={item.labelKey} label={t(item.labelKey)}>
+        <Descriptions.Item key={item.key} label={t(item.label)}>
           <span className="sy-row-detail-value">{item.value}</span>
         </Descriptions.Item>
       ))}
@@ -28,7 +29,7 @@ function RowDetail({ items, t }: { items: DetailItem[]; t: (key: string) => stri
 }
 
 /** The table's `expandable` for a declaration's `expand`, or undefined without one. */
-export function rowExpansion(expand: ExpandDef | undefined, quota: QuotaView, t: (key: string) => string): ExpandableConfig<Row> | undefined {
+export function rowExpansion(expand: ExpandDef | undefined, quota: QuotaView, t: LabelT): ExpandableConfig<Row> | undefined {
   if (!expand) return undefined;
   const format: DetailFormat = { quota: (value) => displayQuota(value, quota) };
   return {

@@ -2,7 +2,7 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Input, InputNumber, Select, type FormProps } from 'antd';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import type { SearchFieldDef } from '../../shared/resources/definition';
 import { useOptions } from './use-options';
 
@@ -21,7 +21,7 @@ function SearchSelect({ def, ...props }: ControlProps & { def: SearchFieldDef; p
 }
 
 function SearchInput({ def, value, onChange }: ControlProps & { def: SearchFieldDef }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const placeholder = t(def.placeholderKey);
   const style = { width: def.width ?? 200, maxWidth: '100%' };
   if (def.kind === 'select') return <SearchSelect def={def} placeholder={placeholder} style={style} value={value} onChange={onChange} />;
@@ -38,7 +38,7 @@ function SearchInput({ def, value, onChange }: ControlProps & { def: SearchField
 }
 
 export function SearchForm({ fields, formProps }: { fields: SearchFieldDef[]; formProps: FormProps }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   if (fields.length === 0) return null;
   return (
     <Form {...formProps} layout="inline" className="sy-search" data-testid="search-form">

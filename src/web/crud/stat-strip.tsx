@@ -5,14 +5,14 @@
 import type { CrudFilter } from '@refinedev/core';
 import { useCustom } from '@refinedev/core';
 import { Space, Tag } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from './use-label';
 import type { StatsDef } from '../../shared/resources/extras';
 import { filtersToQuery, joinPath } from '../wire/mappings';
 import { usePublicStatus } from '../state/status-context';
 import { displayQuota, quotaView } from './quota-format';
 
 export function StatStrip({ stats, api, filters }: { stats: StatsDef; api: string; filters: CrudFilter[] }) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const view = quotaView(usePublicStatus());
   const { result, query } = useCustom<Record<string, number>>({
     url: joinPath(api, stats.path),

@@ -7,8 +7,8 @@
 import { useDataProvider, useInvalidate, type BaseKey } from '@refinedev/core';
 import { App } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { BatchActionDef, ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
+import { useLabel } from './use-label';
+import type { BatchActionDef, Label, ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
 import type { ToolbarActionDef } from '../../shared/resources/extras';
 import { useCopy } from '../components/use-copy';
 import { useChatLauncher } from './use-chat-launcher';
@@ -35,7 +35,7 @@ function messageValues(row: Row | undefined, result: unknown): Record<string, un
 }
 
 export function useActionRunner(resource: ResourceDefinition) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const { message } = App.useApp();
   const dataProvider = useDataProvider();
   const invalidate = useInvalidate();
@@ -44,7 +44,7 @@ export function useActionRunner(resource: ResourceDefinition) {
   const launchChat = useChatLauncher(dialogs.openPick);
   const [busy, setBusy] = useState<string | null>(null);
 
-  async function guarded(key: string, success: { key?: string; row?: Row }, work: () => Promise<unknown>): Promise<boolean> {
+  async function guarded(key: string, success: { key?: Label; row?: Row }, work: () => Promise<unknown>): Promise<boolean> {
     setBusy(key);
     try {
       const result = await work();

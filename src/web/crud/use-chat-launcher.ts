@@ -4,11 +4,12 @@
  */
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { Label } from '../../shared/resources/definition';
 import { chatEntries, fillChatLink, serverAddressOf } from '../pages/chat/chat-links';
 import { usePublicStatus } from '../state/status-context';
 
 type Row = Record<string, unknown>;
-type OpenPick = (request: { titleKey: string; options: string[]; run: (value: string) => Promise<boolean> }) => void;
+type OpenPick = (request: { titleKey: Label; options: string[]; run: (value: string) => Promise<boolean> }) => void;
 
 export function useChatLauncher(openPick: OpenPick): (row: Row) => Promise<boolean> {
   const { t } = useTranslation();

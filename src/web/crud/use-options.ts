@@ -1,13 +1,13 @@
 /** Select options for an `OptionSource`; fetched lists are cached per URL by refine. */
 import { useCustom } from '@refinedev/core';
-import { useTranslation } from 'react-i18next';
 import type { OptionSource } from '../../shared/resources/definition';
 import { currentLanguage } from '../i18n';
 import { registryOptions } from './option-registry';
 import { fetchedOptions, staticOptions, type SelectOption } from './options-source';
+import { useLabel } from './use-label';
 
 export function useOptions(source: OptionSource | undefined): { options: SelectOption[]; loading: boolean } {
-  const { t } = useTranslation();
+  const t = useLabel();
   const url = source?.kind === 'fetch' ? source.url : '';
   const { query, result } = useCustom({
     url,

@@ -6,7 +6,7 @@
 import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
 import { App, Button, Descriptions, Popover, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from '../use-label';
 import type { ColumnDef } from '../../../shared/resources/definition';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
@@ -31,7 +31,7 @@ function withJsonFields(row: Row): Row {
 
 /** The record as JSON (`dialog: 'record'`) or the value as text, in a dialog. */
 export function JsonDialogCell({ value, row, column }: CellProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const { modal } = App.useApp();
   const empty = value === undefined || value === null || value === '';
   if (empty && column.dialog !== 'record') return column.emptyKey ? <Typography.Text type="secondary">{t(column.emptyKey)}</Typography.Text> : <Empty />;
@@ -53,7 +53,7 @@ export function JsonDialogCell({ value, row, column }: CellProps) {
 
 /** A key shown masked with its prefix (`sk-`), revealed on demand, copied whole. */
 export function SecretCell({ value, column }: CellProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const copy = useCopy();
   const [shown, setShown] = useState(false);
   if (!value) return <Empty />;
@@ -89,7 +89,7 @@ interface UserSummary {
 
 /** A username; a click shows the user's balance, usage and request count (GET /api/user/{id}). */
 export function UserInfoCell({ value, row, column, ctx }: CellProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const [user, setUser] = useState<UserSummary | undefined>();
   const [error, setError] = useState<string | undefined>();
   if (!value) return <Empty />;

@@ -6,7 +6,7 @@
 import { useDataProvider, useInvalidate } from '@refinedev/core';
 import { App, InputNumber } from 'antd';
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from '../use-label';
 import type { ColumnDef, ResourceDefinition } from '../../../shared/resources/definition';
 import type { InlineEditDef } from '../../../shared/resources/extras';
 import { fillBody, matches } from '../conditions';
@@ -29,7 +29,7 @@ interface InlineNumberCellProps {
 }
 
 export function InlineNumberCell({ value, row, column, resource }: InlineNumberCellProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const { message } = App.useApp();
   const dataProvider = useDataProvider();
   const invalidate = useInvalidate();

@@ -5,7 +5,7 @@
  */
 import { Button, Input, Space } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useLabel } from '../use-label';
 import type { FormFieldDef } from '../../../shared/resources/definition';
 import { expiryText, parseExpiry, presetExpiry } from './field-values';
 
@@ -18,7 +18,7 @@ interface ExpiryInputProps {
 }
 
 export function ExpiryInput({ def, value, onChange, placeholder, id }: ExpiryInputProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const [text, setText] = useState(() => expiryText(value));
 
   // Follow values set from outside (presets, a loaded record, a reset).

@@ -4,8 +4,8 @@
  * the field shows it.
  */
 import { Button, InputNumber, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
-import type { FormFieldDef } from '../../../shared/resources/definition';
+import { useLabel } from '../use-label';
+import type { FormFieldDef, Label } from '../../../shared/resources/definition';
 import { usePublicStatus } from '../../state/status-context';
 import { displayQuota, quotaView } from '../quota-format';
 import { QuotaInput } from '../quota-input';
@@ -19,9 +19,9 @@ interface WithPresetsProps {
 }
 
 export function WithPresets({ def, value, onChange, placeholder, id }: WithPresetsProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
   const view = quotaView(usePublicStatus());
-  const label = (v: unknown, key?: string) => (key ? t(key) : def.kind === 'quota' ? displayQuota(Number(v), view, { minDigits: 0 }) : String(v));
+  const label = (v: unknown, key?: Label) => (key ? t(key) : def.kind === 'quota' ? displayQuota(Number(v), view, { minDigits: 0 }) : String(v));
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={8}>
       {def.kind === 'quota' ? (
