@@ -49,24 +49,14 @@ export async function npmScript(name) {
 
 /**
  * Builds the server from the current sources into a folder of its own (dist/bench/server),
- * with the options of scripts/build-server.mjs: another engineer's rebuild of dist/server
+ * by scripts/build-server.mjs: another engineer's rebuild of dist/server
  * cannot swap the bundle (or the source map the profile summary reads) during a run. From
  * there the server still finds the project root (package.json, schemas/, dist/web).
  */
 export async function buildServer(log) {
-  log('building the server (esbuild, as scripts/build-server.mjs) ...');
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [join(ROOT, 'src/server/main.ts')],
-    outfile: SERVER_ENTRY,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
+  log('building the server (scripts/build-server.mjs) ...');
+  const { buildServer: bundle } = await import('../../scripts/build-server.mjs');
+  await bundle(SERVER_ENTRY.slice(ROOT.length + 1));
 }
 
 export function freePort() {
