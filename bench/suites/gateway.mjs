@@ -6,6 +6,7 @@
 //      directly (the rig's own ceiling), the bare proxy, the gateway and the gateway with
 //      consume logging off; req/s, p50/p99, CPU µs per request, peak RSS, event-loop delay
 //   4. console weight, then the ledger check after the gateway stopped
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORES, hwmKb, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
@@ -24,6 +25,8 @@ const RIG_HEADROOM = 2.5;
 const GOALS = { throughput: 0.7, cpu: 1.5, idleExtraMb: 40, loadExtraMb: 80 };
 /** How long the gateway and the bare proxy go without requests before their idle RSS is read. */
 const IDLE_QUIET_SECONDS = 60;
+/** Metrics on may cost the gateway this share of its throughput at most: within the noise of a row. */
+const METRICS_MIN_RATIO = 0.95;
 const OUT_DIR = join(new URL('..', import.meta.url).pathname, '.out');
 
 /** How a target is addressed: bare proxy and fake take the request without a token. */
@@ -64,7 +67,7 @@ export async function gatewaySuite(settings, goals, log) {
   const started = [];
   const results = { probes: [], memory: [], rows: [], loadGenerator: wrkVersion() };
   try {
-    log('starting the fake upstream, the bare proxy and two gateways ...');
+    log('starting the fake upstream, the bare proxy and three gateways ...');
     const fake = await startFake();
     started.push(fake);
     const bare = withEld({ ...(await startBare(fake.url, { nodeArgs: eldNodeArgs() })), key: 'bare', label: 'bare proxy' });
@@ -74,10 +77,18 @@ export async function gatewaySuite(settings, goals, log) {
     started.push(gw);
     const gwOff = withEld(await startGateway({ name: 'off', nodeArgs: eldNodeArgs() }));
     started.push(gwOff);
+    // The gateway again with Prometheus metrics on (issue #19: recording must cost no more than
+    // the bench's noise), scraped every SCRAPE_EVERY_MS during its rows as Prometheus would.
+    const metricsToken = randomBytes(16).toString('hex');
+    const gwMetrics = withEld(await startGateway({ name: 'metrics', nodeArgs: eldNodeArgs(), env: { METRICS_TOKEN: metricsToken } }));
+    started.push(gwMetrics);
     await seedGateway(gw, { fakeUrl: fake.url, logConsume: true });
     await seedGateway(gwOff, { fakeUrl: fake.url, logConsume: false });
+    await seedGateway(gwMetrics, { fakeUrl: fake.url, logConsume: true });
     Object.assign(gw, { key: 'gw', label: 'gateway' });
     Object.assign(gwOff, { key: 'gwOff', label: 'gateway, log off' });
+    Object.assign(gwMetrics, { key: 'gwMetrics', label: 'gateway, metrics on' });
+    const scraper = startScraper(gwMetrics, metricsToken);
     const direct = { ...fake, key: 'direct', label: 'fake (direct)' };
 
     // RSS right after start: the bare proxy and the gateway (logging on) once started and
@@ -87,7 +98,7 @@ export async function gatewaySuite(settings, goals, log) {
     const relay = await relayAnswers(gw);
     results.relay = relay;
     if (!relay.ok) log(`⚠ the relay does not answer yet (${relay.reason}): gateway rows are skipped`);
-    const gateways = relay.ok ? [gw, gwOff] : [];
+    const gateways = relay.ok ? [gw, gwOff, gwMetrics] : [];
 
     // 1. Unloaded probe.
     for (const target of settings.probeCount > 0 ? [direct, bare, ...(relay.ok ? [gw] : [])] : []) {
@@ -166,8 +177,10 @@ export async function gatewaySuite(settings, goals, log) {
     log('stopping the gateways and reading the ledger ...');
     await stopGateway(gw);
     await stopGateway(gwOff);
+    results.scrapes = scraper.stop();
+    await stopGateway(gwMetrics);
     results.serverLog = Object.fromEntries(
-      [gw, gwOff].map((g) => {
+      [gw, gwOff, gwMetrics].map((g) => {
         const lines = serverLogProblems(g);
         return [g.key, { count: lines.length, first: lines.slice(0, 3).map((l) => l.slice(0, 300)) }];
       }),
@@ -175,14 +188,40 @@ export async function gatewaySuite(settings, goals, log) {
     results.ledger = relay.ok ? await ledgerCheck(gw) : undefined;
     if (settings.profile) results.profile = profileOf(profileDir);
     results.ledgerOff = relay.ok ? await ledgerCheck(gwOff) : undefined;
+    results.ledgerMetrics = relay.ok ? await ledgerCheck(gwMetrics) : undefined;
     removeGatewayFiles(gw);
     removeGatewayFiles(gwOff);
+    removeGatewayFiles(gwMetrics);
   } finally {
     for (const s of started.reverse()) await stop(s.child);
     for (const s of started) eldCleanup(s);
   }
   report(results, settings, goals);
   return results;
+}
+
+const SCRAPE_EVERY_MS = 5000;
+
+/** Scrapes the gateway's /metrics every SCRAPE_EVERY_MS until stopped; counts answers and failures. */
+function startScraper(gw, token) {
+  const counts = { ok: 0, failed: 0, bytes: 0, lastError: '' };
+  const timer = setInterval(async () => {
+    try {
+      const res = await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      const text = await res.text();
+      if (res.status === 200 && text.includes('switchyard_relay_requests_total')) {
+        counts.ok++;
+        counts.bytes = text.length;
+      } else {
+        counts.failed++;
+        counts.lastError = `HTTP ${res.status} ${text.slice(0, 120)}`;
+      }
+    } catch (err) {
+      counts.failed++;
+      counts.lastError = String(err);
+    }
+  }, SCRAPE_EVERY_MS);
+  return { stop: () => (clearInterval(timer), counts) };
 }
 
 /**
@@ -410,6 +449,25 @@ function report(results, settings, goals) {
         `worst ${fmt.ratio(worst.x)} (${worst.label}); ${ratios.map((r) => `${r.label} ${fmt.ratio(r.x)}`).join(', ')}; CPU per request off÷on ${cpu.map(fmt.ratio).join(', ')}`,
       ),
     );
+  }
+  {
+    // Metrics on ÷ off: the same gateway (logging on) with METRICS_TOKEN set and scraped.
+    const ratios = [];
+    for (const r of gwRows) {
+      const on = rowOf(rows, 'gwMetrics', r.mode, r.connections);
+      if (on) ratios.push({ label: `${r.mode} @${r.connections}`, x: on.rps / r.rps, cpu: on.cpuPerRequest / r.cpuPerRequest });
+    }
+    const worst = ratios.length ? ratios.reduce((a, b) => (b.x < a.x ? b : a)) : { x: NaN, label: '' };
+    const sc = results.scrapes;
+    goals.add(
+      `Prometheus metrics on keeps ≥ ${METRICS_MIN_RATIO}× the throughput of metrics off, scraped every ${SCRAPE_EVERY_MS / 1000} s`,
+      ...need(
+        ratios.length > 0 && ratios.every((r) => r.x >= METRICS_MIN_RATIO) && sc?.ok > 0 && sc.failed === 0,
+        `worst ${fmt.ratio(worst.x)} (${worst.label}); ${ratios.map((r) => `${r.label} ${fmt.ratio(r.x)}`).join(', ')}; CPU per request on÷off ${ratios.map((r) => fmt.ratio(r.cpu)).join(', ')}; ${sc?.ok ?? 0} scrapes (${fmt.kb(sc?.bytes ?? 0)} each), ${sc?.failed ?? 0} failed${sc?.lastError ? ` (${sc.lastError})` : ''}`,
+      ),
+    );
+    const m = results.ledgerMetrics;
+    if (m) goals.add('ledger of the metrics-on gateway: logged quota = used, no open reservation, quota conserved', m.ok, `${fmt.int(m.logged)} logged vs ${fmt.int(m.used)} used; open ${m.open}`);
   }
   for (const [n, l] of (results.memoryLedgers ?? []).entries()) {
     if (!l.ok) goals.add(`ledger of memory-run gateway ${n + 1}`, false, `${fmt.int(l.logged)} logged vs ${fmt.int(l.used)} used; open ${l.open}; ${JSON.stringify(l.checks)}`);
