@@ -7,10 +7,3 @@ export function percentile(values, p) {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank];
 }
-
-/** Milliseconds `fn` took, awaited. */
-export async function timed(fn) {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}

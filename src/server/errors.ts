@@ -15,11 +15,6 @@ export class AppError extends Error {
   }
 }
 
-/** Shorthand for the common case: refuse with our message (docs/messages.md). */
-export function fail(message: string, status = 200): never {
-  throw new AppError(message, status);
-}
-
 /** Messages used by more than one module (the reference's dictionary, verbatim). */
 export const MSG = {
   invalidParams: '无效的参数',

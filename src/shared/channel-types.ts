@@ -82,10 +82,6 @@ export function typesWithFormInput(input: keyof ChannelFormInputs): number[] {
 }
 
 export const CHANNEL_STATUS = { enabled: 1, disabled: 2, autoDisabled: 3 } as const;
-export type ChannelStatus = (typeof CHANNEL_STATUS)[keyof typeof CHANNEL_STATUS];
-
-/** Channel defaults (docs/channels.md#defaults). */
-export const CHANNEL_DEFAULTS = { type: 1, autoBan: 1, group: 'default', priority: 0, weight: 0 } as const;
 
 /** Type 18 (Xunfei) stores its API version in `other`; the console default. */
 export const XUNFEI_DEFAULT_VERSION = 'v2.1';

@@ -333,7 +333,6 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type TokenRow = Selectable<TokensTable>;
 export type ChannelRow = Selectable<ChannelsTable>;
-export type AbilityRow = Selectable<AbilitiesTable>;
 export type RedemptionRow = Selectable<RedemptionsTable>;
 export type LogRow = Selectable<LogsTable>;
 export type NewLog = Insertable<LogsTable>;

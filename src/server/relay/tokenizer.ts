@@ -4,7 +4,7 @@
  * an estimate used for reservations and for answers that report no usage).
  *
  * An encoding's tables take about a second to load, so each is loaded on first use (only the
- * encodings actually used); `preloadTokenizers()` lets the server pay that at start instead.
+ * encodings actually used).
  */
 import { createRequire } from 'node:module';
 import { imageSizeFromBase64 } from './image-size';
@@ -54,11 +54,6 @@ export function tokenizerLoaded(model: string): boolean {
  */
 export function approxTokens(chars: number): number {
   return Math.ceil(chars / 4);
-}
-
-export function preloadTokenizers(): void {
-  encoding('o200k_base');
-  encoding('cl100k_base');
 }
 
 export function countTokens(text: string, model: string): number {

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ClaudeStreamFromOpenAI,
-  claudeMessageFromOpenAI,
-  claudeRequestFromOpenAI,
-  openaiRequestFromClaude,
-  openaiResponseFromClaude,
-} from '../../../src/server/relay/formats/claude-openai';
+import { ClaudeStreamFromOpenAI, claudeMessageFromOpenAI, openaiRequestFromClaude } from '../../../src/server/relay/formats/claude-openai';
+import { claudeRequestFromOpenAI } from '../../../src/server/relay/providers/claude/chat-request';
+import { openaiResponseFromClaude } from '../../../src/server/relay/providers/claude/chat-response';
 import { openaiProvider } from '../../../src/server/relay/providers/openai';
 import { events, runStream, target } from './helpers';
 

@@ -22,10 +22,6 @@ const HANDSHAKE_TIMEOUT_MS = 30_000;
 /** Handshake refusals are short; anything longer is cut. */
 const REFUSAL_LIMIT = 64 * 1024;
 
-export function isWebSocketUrl(url: string): boolean {
-  return url.startsWith('wss://') || url.startsWith('ws://');
-}
-
 /** One message as the SSE event the relay's readers expect (a message's newlines become data lines). */
 function asEvent(text: string): Buffer {
   return Buffer.from(`data: ${text.includes('\n') ? text.replace(/\r?\n/g, '\ndata: ') : text}\n\n`);

@@ -134,11 +134,6 @@ const SOURCES: Record<number, BalanceSource> = {
   43: { host: 'https://api.deepseek.com', read: deepseekBalance },
 };
 
-/** Whether the channel type has a balance API we read. */
-export function hasBalanceApi(type: number): boolean {
-  return Object.hasOwn(SOURCES, type);
-}
-
 /** The channel's balance as its provider reports it; `尚未实现` for types without one. */
 export async function fetchBalance(target: BalanceTarget): Promise<number> {
   const source = SOURCES[target.type];

@@ -38,7 +38,7 @@ import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } fr
 import { fetchUpstreamModels } from './upstream-models.fetcher';
 import { channelDispatcher } from './channel-proxy';
 
-export { onChannelsChanged, type ChannelsChange, type ChannelsListener } from './channel.events';
+export { onChannelsChanged, type ChannelsChange } from './channel.events';
 
 export const MSG_CHANNEL_ADMIN = {
   noSelection: '请先选择要删除的通道！',

@@ -34,13 +34,6 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Copies an object without the listed keys (the input is never mutated). */
-export function omit(source: JsonObject, keys: readonly string[]): JsonObject {
-  const out: JsonObject = { ...source };
-  for (const key of keys) delete out[key];
-  return out;
-}
-
 /** Copies an object without the keys whose value is undefined (keeps JSON output tidy). */
 export function compact<T extends JsonObject>(source: T): T {
   const out = {} as JsonObject;
