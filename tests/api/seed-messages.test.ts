@@ -15,6 +15,7 @@ import { projectRoot } from '../../src/server/config';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server';
 import { createUser, type TestUser } from '../helpers/users';
+import { channelsResource } from '../../resources/channels';
 import { redemptionsResource } from '../../resources/redemptions';
 import { tokensResource } from '../../resources/tokens';
 import { usersResource } from '../../resources/users';
@@ -104,15 +105,15 @@ const ROWS: Row[] = [
   { doc: 'console-failures', rule: 'settings: loading the options failed', message: '刷新失败', console: 'settings.refreshFailed' },
 
   // docs/messages.md#gateway-resources and docs/messages.md#console-failures
-  { doc: 'gateway-resources', rule: 'channel create: name and key required', message: '请填写渠道名称和渠道密钥！', server: (c) => c.root.post('/api/channel/', channel({ name: '', key: '' })), console: 'channels.messages.nameAndKey' },
+  { doc: 'gateway-resources', rule: 'channel create: name and key required', message: '请填写渠道名称和渠道密钥！', server: (c) => c.root.post('/api/channel/', channel({ name: '', key: '' })), console: inlineText(formField(channelsResource, 'name')?.requiredMessageKey) },
   { doc: 'gateway-resources', rule: 'channel create: key required', message: '请填写渠道名称和渠道密钥！', server: (c) => c.root.post('/api/channel/', channel({ key: '' })) },
-  { doc: 'gateway-resources', rule: 'channel: at least one model', message: '请至少选择一个模型！', server: (c) => c.root.post('/api/channel/', channel({ models: '' })), console: 'channels.messages.modelsRequired' },
-  { doc: 'gateway-resources', rule: 'channel: model_mapping valid JSON', message: '模型映射必须是合法的 JSON 格式！', server: (c) => c.root.post('/api/channel/', channel({ model_mapping: '{"gpt-4o":' })), console: 'channels.messages.model_mappingJson' },
+  { doc: 'gateway-resources', rule: 'channel: at least one model', message: '请至少选择一个模型！', server: (c) => c.root.post('/api/channel/', channel({ models: '' })), console: inlineText(formField(channelsResource, 'models')?.requiredMessageKey) },
+  { doc: 'gateway-resources', rule: 'channel: model_mapping valid JSON', message: '模型映射必须是合法的 JSON 格式！', server: (c) => c.root.post('/api/channel/', channel({ model_mapping: '{"gpt-4o":' })), console: inlineText(formField(channelsResource, 'model_mapping')?.jsonMessageKey) },
   { doc: 'gateway-resources', rule: 'fetching models on create needs a key', message: '请填写密钥', server: (c) => c.root.post('/api/channel/fetch_models', { base_url: 'https://api.example.com', type: 1, key: '' }), console: 'channels.messages.keyNeeded' },
   { doc: 'gateway-resources', rule: 'custom model already present', message: '某些模型已存在！', console: 'channels.messages.modelExists' },
-  { doc: 'gateway-resources', rule: 'tag edit that changes nothing (the server answers success, issue #13)', message: '没有任何修改！', console: 'channels.messages.nothingChanged' },
-  { doc: 'gateway-resources', rule: 'batch tag: tag non-empty', message: '标签不能为空！', server: (c) => c.root.post('/api/channel/batch/tag', { ids: [c.channelId], tag: '' }), console: 'channels.messages.tagRequired' },
-  { doc: 'gateway-resources', rule: 'batch delete: a selection', message: '请先选择要删除的通道！', server: (c) => c.root.post('/api/channel/batch', { ids: [] }), console: 'channels.messages.noSelectionDelete' },
+  { doc: 'gateway-resources', rule: 'tag edit that changes nothing (the server answers success, issue #13)', message: '没有任何修改！', console: inlineText(channelsResource.rowActions?.find((a) => a.key === 'tagEdit')?.dialog?.noChangeKey) },
+  { doc: 'gateway-resources', rule: 'batch tag: tag non-empty', message: '标签不能为空！', server: (c) => c.root.post('/api/channel/batch/tag', { ids: [c.channelId], tag: '' }), console: inlineText(channelsResource.batchActions?.find((a) => a.key === 'tag')?.dialog?.fields[0]?.requiredMessageKey) },
+  { doc: 'gateway-resources', rule: 'batch delete: a selection', message: '请先选择要删除的通道！', server: (c) => c.root.post('/api/channel/batch', { ids: [] }), console: inlineText(channelsResource.batchActions?.find((a) => a.key === 'delete')?.emptySelectionKey) },
   { doc: 'gateway-resources', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: inlineText(formField(tokensResource, 'expired_time')?.invalidMessageKey) },
   { doc: 'gateway-resources', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: inlineText(tokensResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { doc: 'gateway-resources', rule: 'duplicate submit', message: '提交失败，请勿重复提交！', console: 'crud.messages.duplicateSubmit' },
@@ -123,8 +124,8 @@ const ROWS: Row[] = [
   { doc: 'gateway-resources', rule: 'online top-up: amount not below the minimum (console)', message: '充值数量不能小于', console: 'wallet.messages.belowMin' },
   { doc: 'console-failures', rule: 'fetching models failed', message: '获取模型列表失败', console: 'channels.messages.fetchModelsFailed' },
   { doc: 'console-failures', rule: 'fetching enabled models failed', message: '获取启用模型失败', console: 'channels.messages.enabledModelsFailed' },
-  { doc: 'console-failures', rule: 'copy of a channel that cannot be found', message: '渠道未找到，请刷新页面后重试。', console: 'channels.messages.copyNotFound' },
-  { doc: 'console-failures', rule: 'channel copy failed', message: '渠道复制失败', console: 'channels.messages.copyFailed' },
+  { doc: 'console-failures', rule: 'copy of a channel that cannot be found', message: '渠道未找到，请刷新页面后重试。', console: inlineText(channelsResource.rowActions?.find((a) => a.key === 'copy')?.notFoundKey) },
+  { doc: 'console-failures', rule: 'channel copy failed', message: '渠道复制失败', console: inlineText(channelsResource.rowActions?.find((a) => a.key === 'copy')?.failedKey) },
   { doc: 'console-failures', rule: 'chat link without an enabled token', message: '当前没有可用的启用令牌，请确认是否有令牌处于启用状态！', console: 'chat.messages.noToken' },
   { doc: 'console-failures', rule: 'chat link misconfigured', message: '聊天链接配置错误，请联系管理员', console: 'chat.messages.badLink' },
   { doc: 'console-failures', rule: 'chat link not configured', message: '请联系管理员配置聊天链接', console: 'chat.messages.notConfigured' },

@@ -5,12 +5,14 @@
  * (and with a chosen model, and a failing one for the error path), tags two channels, sees
  * the tag in tag mode, edits and dissolves the tag, copies a channel; sets a channel's
  * proxy in its own field (kept in the extra settings) and tests the channel through it.
+ * In English, the list, the form, a type's own inputs and the messages show the texts the
+ * declaration and the channel type table carry inline.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startSocks5Proxy } from '../helpers/proxies';
 import { callApi, createChannel, rowWith, shotVariants, signInRoot } from './gateway-helpers';
-import { settle, shot, toast } from './helpers';
+import { settle, shot, toast, viewShot } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -268,4 +270,38 @@ test('the channels screen in both languages and themes, and the id sort is remem
   await shotVariants(page, 'channels-list', '/channel', (p) => channelRows(p));
   await shotVariants(page, 'channels-edit', '/channel/add', (p) => p.getByTestId('resource-drawer'));
   await page.evaluate(() => localStorage.setItem('id-sort', 'false'));
+});
+
+test('in English the list, the form, the type inputs and the messages use the declaration texts', async ({ page }) => {
+  await signInRoot(page);
+  await page.evaluate(() => localStorage.setItem('language', 'en'));
+  try {
+    await page.goto('/channel');
+    for (const header of ['Name', 'Groups', 'Type', 'Status', 'Priority', 'Weight']) await expect(page.getByRole('columnheader', { name: header, exact: true })).toBeVisible();
+    await expect(page.getByText('Group by tag', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('create-button')).toHaveText('Add channel');
+    await channelRows(page).first().getByTestId('row-action-test').click();
+    await expect(toast(page, /Channel e2e-openai\S* works: answered in [\d.]+ s\./)).toBeVisible();
+
+    await page.getByTestId('create-button').click();
+    await drawer(page).getByTestId('drawer-submit').click();
+    await expect(drawer(page).getByText('Please enter the channel name and key!').first()).toBeVisible();
+    await expect(drawer(page).getByText('Please choose at least one model!')).toBeVisible();
+    await expect(drawer(page).getByLabel('Proxy', { exact: true })).toHaveAttribute('placeholder', 'Optional custom base URL, without a trailing /v1 or /');
+    await expect(drawer(page).getByLabel('Key', { exact: true })).toHaveAttribute('placeholder', 'Keys, one per line');
+    await drawer(page).getByLabel('Type', { exact: true }).fill('Azure');
+    await page.locator('.ant-select-dropdown:visible').getByText('Azure OpenAI', { exact: true }).click();
+    await expect(drawer(page).getByLabel('AZURE_OPENAI_ENDPOINT')).toHaveAttribute('placeholder', 'Your AZURE_OPENAI_ENDPOINT, e.g. https://docs-test-001.openai.azure.com');
+    await expect(drawer(page).getByLabel('Default API version')).toHaveAttribute('placeholder', 'e.g. 2024-12-01-preview');
+    await expect(drawer(page).getByText('Advanced', { exact: true })).toBeVisible();
+    await viewShot(page, drawer(page).getByLabel('Default API version'), 'channels-azure-inputs-en');
+    await viewShot(page, drawer(page).getByText('Advanced', { exact: true }), 'channels-advanced-en');
+  } finally {
+    await page.evaluate(() => localStorage.setItem('language', 'zh'));
+  }
+  // The edit form of a stored channel, in both languages.
+  await page.goto('/channel');
+  await channelRows(page).last().getByTestId('row-action-edit').click();
+  await expect(page).toHaveURL(/\/channel\/edit\/\d+$/);
+  await shotVariants(page, 'channels-edit-stored', new URL(page.url()).pathname, (p) => p.getByTestId('resource-drawer'));
 });
