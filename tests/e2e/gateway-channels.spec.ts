@@ -11,7 +11,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startSocks5Proxy } from '../helpers/proxies';
-import { callApi, createChannel, rowWith, shotVariants, signInRoot } from './gateway-helpers';
+import { callApi, createChannel, deleteChannelsNamed, rowWith, shotVariants, signInRoot } from './gateway-helpers';
 import { settle, shot, toast, viewShot } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
@@ -22,7 +22,12 @@ test.beforeAll(async () => {
   fake = await startFakeOpenAI({ keys: ['sk-fake-good', 'sk-fake-two'], models: ['gpt-4o', 'e2e-chan-a'] });
 });
 
-test.afterAll(async () => {
+test.afterAll(async ({ browser }) => {
+  // Later specs share the server: the channels made here (and their copy) go with this spec's fake.
+  const page = await browser.newPage();
+  await signInRoot(page);
+  await deleteChannelsNamed(page, 'e2e-openai');
+  await page.close();
   await fake?.close();
 });
 
