@@ -5,6 +5,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Executor } from '../../db/executor';
 import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { parsePageRequest, type Page } from '../../../shared/api/envelope';
@@ -31,7 +32,6 @@ import {
   updateChannelColumns,
   type ChannelFilter,
   type ChannelOrder,
-  type Executor,
 } from './channel.repository';
 import { channelSchemas, type FetchModelsBody, type TagEditBody } from './channel.schema';
 import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } from './channel.serializer';

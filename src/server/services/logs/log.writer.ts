@@ -2,7 +2,7 @@
  * Writes log rows of the account and admin features (top-up 1, manage 3, system 4).
  * Consume logs (2) of the relay go through the relay's batched writer instead.
  */
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import type { NewLog } from '../../db/tables';
 import { LOG_TYPE } from '../../../shared/roles';
 

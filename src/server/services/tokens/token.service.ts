@@ -11,7 +11,7 @@ import { toPage } from '../../db/query-helpers';
 import { AppError, MSG } from '../../errors';
 import { announceChange } from '../../plumbing/change-events';
 import { randomAlphanumeric } from '../users/user.service';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { checkTokenFields, checkTokenName, type TokenFields } from './token.fields';
 import { findOwnToken, insertTokens, listOwnTokens, softDeleteOwnToken, updateOwnToken, type NewToken, type TokenFilter } from './token.repository';
 import { serializeToken, type TokenJson } from './token.serializer';

@@ -8,7 +8,7 @@
  * A full edit never changes the status; enabling again is refused while the cause remains.
  */
 import { asBool, type DbBool } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { setTokenStatusIf } from './token.repository';
 
 export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;

@@ -6,12 +6,13 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Executor } from '../../db/executor';
 import { AppError } from '../../errors';
 import { logQuota, type QuotaDisplay } from '../../../shared/quota';
 import { LOG_TYPE, ROLE_COMMON } from '../../../shared/roles';
 import { writeLog } from '../logs/log.writer';
 import { hashPassword } from './setup';
-import { insertUser, type Executor } from './user.repository';
+import { insertUser } from './user.repository';
 
 const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
