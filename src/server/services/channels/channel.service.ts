@@ -37,6 +37,7 @@ import { channelSchemas, type FetchModelsBody, type TagEditBody } from './channe
 import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } from './channel.serializer';
 import { fetchUpstreamModels } from './upstream-models.fetcher';
 import { channelDispatcher } from './channel-proxy';
+import { nowSeconds } from '../../../shared/time';
 
 export { onChannelsChanged, type ChannelsChange, type ChannelsListener } from './channel.events';
 
@@ -49,10 +50,6 @@ export const MSG_CHANNEL_ADMIN = {
 
 /** Ids per statement when deleting many channels. */
 const DELETE_CHUNK = 500;
-
-function now(): number {
-  return Math.floor(Date.now() / 1000);
-}
 
 /** Deadlocks and serialization failures: the transaction was rolled back and may simply run again. */
 function isRetryable(err: unknown): boolean {
@@ -140,7 +137,7 @@ export async function createChannels(ctx: AppContext, body: ChannelBody): Promis
   const columns = channelColumns(input, channelSchemas(ctx.config.schemasDir).jsonFields);
   const keys = source ? [source.key] : keysToCreate(input);
   if (keys.length === 0) throw new AppError(MSG_CHANNEL.nameAndKey);
-  const createdTime = now();
+  const createdTime = nowSeconds();
   const ids = await inTransaction(ctx, async (trx) => {
     const created: number[] = [];
     for (const key of keys) {
@@ -167,7 +164,7 @@ function otherInfoForStatus(otherInfo: string | null, reason: string | undefined
   }
   delete info.status_reason;
   if (reason) info.status_reason = reason;
-  info.status_time = now();
+  info.status_time = nowSeconds();
   return JSON.stringify(info);
 }
 

@@ -5,6 +5,7 @@
 import type { Executor } from '../../db/executor';
 import type { NewLog } from '../../db/tables';
 import { LOG_TYPE } from '../../../shared/roles';
+import { nowSeconds } from '../../../shared/time';
 
 export interface LogInput {
   userId: number;
@@ -23,7 +24,7 @@ export async function writeLog(db: Executor, input: LogInput): Promise<void> {
   }
   const log: NewLog = {
     user_id: input.userId,
-    created_at: Math.floor(Date.now() / 1000),
+    created_at: nowSeconds(),
     type: input.type,
     content: input.content,
     username,

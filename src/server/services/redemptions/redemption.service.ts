@@ -23,6 +23,7 @@ import {
 } from './redemption.repository';
 import { serializeRedemption, type RedemptionJson } from './redemption.serializer';
 import { REDEMPTION_STATUS } from './redemption.status';
+import { nowSeconds } from '../../../shared/time';
 
 export interface RedemptionFields {
   name?: string;
@@ -66,7 +67,7 @@ export async function getRedemption(ctx: AppContext, id: number): Promise<Redemp
 
 /** Generates `count` codes in one transaction; answers their keys. */
 export async function createRedemptions(ctx: AppContext, creatorId: number, input: NewRedemptionsInput): Promise<string[]> {
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   const name = nameOrQuota(ctx, input.name, input.quota);
   const rows: NewRedemption[] = Array.from({ length: input.count ?? 1 }, () => ({
     user_id: creatorId,

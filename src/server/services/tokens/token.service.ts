@@ -18,12 +18,12 @@ import { serializeToken, type TokenJson } from './token.serializer';
 import {
   isExhausted,
   isExpired,
-  nowSeconds,
   refreshTokenStatus,
   TOKEN_EXHAUSTED_MESSAGE,
   TOKEN_EXPIRED_MESSAGE,
   TOKEN_STATUS,
 } from './token.status';
+import { nowSeconds } from '../../../shared/time';
 
 /** The caller as the token rules need it. */
 export interface TokenOwner {
