@@ -13,7 +13,7 @@ import type { AppContext } from '../../context';
 import { LOG_TYPE } from '../../../shared/roles';
 import { logQuota } from '../../../shared/quota';
 import { writeLog } from '../../services/logs/log.writer';
-import { quotaDisplay } from '../../services/users/user.service';
+import { quotaDisplay } from '../../services/options/quota-display';
 import { nowSeconds } from '../../../shared/time';
 
 /** Reservations older than this belong to a request that cannot still be running. */

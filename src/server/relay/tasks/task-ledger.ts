@@ -28,7 +28,7 @@ import type { AppContext } from '../../context';
 import type { Database, MidjourneysTable, TasksTable } from '../../db/tables';
 import { LOG_TYPE } from '../../../shared/roles';
 import { logQuota } from '../../../shared/quota';
-import { quotaDisplay } from '../../services/users/user.service';
+import { quotaDisplay } from '../../services/options/quota-display';
 import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
 import type { RelayRuntime } from '../runtime';
 import { changeEvents } from '../../plumbing/change-events';

@@ -4,7 +4,8 @@
  */
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { createAccount, randomAlphanumeric, USERNAME_TAKEN } from '../users/user.service';
+import { createAccount, USERNAME_TAKEN } from '../users/user.service';
+import { randomAlphanumeric } from '../../plumbing/random';
 import { charCount, PASSWORD_MIN, validateUserFields } from '../users/user.validation';
 import { emailInUse, findInviterId, insertUnlimitedToken, usernameExists } from './account.repository';
 import { checkVerificationCode } from './email-verification.service';

@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import { toPage } from '../../db/query-helpers';
 import type { RedemptionRow } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
-import { quotaDisplay } from '../users/user.service';
+import { quotaDisplay } from '../options/quota-display';
 import {
   findRedemption,
   insertRedemptions,

@@ -10,7 +10,7 @@ import { asBool, type TokenRow } from '../../db/tables';
 import { toPage } from '../../db/query-helpers';
 import { AppError, MSG } from '../../errors';
 import { announceChange } from '../../plumbing/change-events';
-import { randomAlphanumeric } from '../users/user.service';
+import { randomAlphanumeric } from '../../plumbing/random';
 import type { Executor } from '../../db/executor';
 import { checkTokenFields, checkTokenName, type TokenFields } from './token.fields';
 import { findOwnToken, insertTokens, listOwnTokens, softDeleteOwnToken, updateOwnToken, type NewToken, type TokenFilter } from './token.repository';

@@ -13,7 +13,7 @@ import { AppError } from '../../errors';
 import { writeLog } from '../logs/log.writer';
 import { claimRedemption, findRedemptionByKey } from '../redemptions/redemption.repository';
 import { updateUserAndQuota } from '../users/user.repository';
-import { quotaDisplay } from '../users/user.service';
+import { quotaDisplay } from '../options/quota-display';
 import { nowSeconds } from '../../../shared/time';
 
 const ATTEMPTS_PER_MINUTE = 30;
