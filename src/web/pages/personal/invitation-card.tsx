@@ -12,7 +12,7 @@ import { displayQuota, quotaView } from '../../crud/quota-format';
 import { QuotaInput } from '../../crud/quota-input';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 export function InvitationCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { isHttpsUrl, THRESHOLD_PRESETS, toNotificationForm, toSettingBody, type NotificationForm } from './notification-settings';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 export function NotificationCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { clearStoredUser } from '../../auth-provider';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 type Dialog = 'password' | 'delete' | null;
 
