@@ -37,6 +37,7 @@ import { attachRealtime } from './relay/realtime/server';
 import { Readiness } from './health/readiness';
 import { registerHealth } from './health/health.routes';
 import { openMetrics, registerMetrics } from './metrics/metrics.routes';
+import { nowSeconds } from '../shared/time';
 
 export interface App {
   server: FastifyInstance;
@@ -83,7 +84,7 @@ async function buildContext(config: Config, log: StartLog): Promise<{ ctx: AppCo
       // worker is checked by whichever worker the next request lands on.
       codes: !redisLink && config.workerIndex > 0 ? new ClusterCodeStore() : createCodeStore(redisLink),
       audit: new AuditTrail(database.db, (message) => log.warn(message)),
-      startTime: Math.floor(Date.now() / 1000),
+      startTime: nowSeconds(),
     };
     if (isMaster) await ensureRootAccount(ctx);
     return { ctx, database };

@@ -4,7 +4,7 @@ import { asBool } from '../../src/server/db/tables';
 import { MemoryCodeStore, type CodeStore } from '../../src/server/services/accounts/code-store';
 import { TURNSTILE_EMPTY, TURNSTILE_FAILED } from '../../src/server/auth/turnstile';
 import { logQuota } from '../../src/shared/quota';
-import { quotaDisplay } from '../../src/server/services/users/user.service';
+import { quotaDisplay } from '../../src/server/services/options/quota-display';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
 import { startFakeSmtp, type FakeSmtp } from '../fakes/smtp';

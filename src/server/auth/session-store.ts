@@ -28,6 +28,7 @@ import {
   sessionIdOf,
 } from '../services/users/session.repository';
 import { clearSession, dropSessionKeys, readSession, SESSION_MAX_AGE_SECONDS, updateSession } from './session';
+import { nowSeconds } from '../../shared/time';
 
 /** How old a renewal must be before a request renews the session again (bounds the writes). */
 export const SESSION_RENEW_AFTER_SECONDS = 3600;
@@ -39,10 +40,6 @@ export interface LiveSession {
   user: UserRow;
   /** The row id (hash of the key) of the session. */
   sessionId: string;
-}
-
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }
 
 // One lookup per request, however many callers ask (guards, then a route).

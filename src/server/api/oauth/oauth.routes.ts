@@ -17,7 +17,7 @@ import { oidcProvider } from '../../services/oauth/oidc.provider';
 import { wechatProvider } from '../../services/oauth/wechat.provider';
 import { assertActive, bindTelegram, bindWithCode, signInWithCode, signInWithTelegram } from '../../services/oauth/oauth.service';
 import type { CodeGrant } from '../../services/oauth/oauth.types';
-import { randomAlphanumeric } from '../../services/users/user.service';
+import { randomAlphanumeric } from '../../plumbing/random';
 import { serializeLogin } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
 import { describedFields } from '../route-schemas';

@@ -18,6 +18,7 @@ import type { AppContext } from '../../context';
 import type { Ledger } from './ledger';
 import type { SettleItem } from './ledger-sql';
 import { deadJournals, isApplied, parseCheckpoint, readJournal, removeJournal } from './local-journal';
+import { nowSeconds } from '../../../shared/time';
 
 export interface ReplayResult {
   settlements: number;
@@ -79,7 +80,7 @@ export async function replayJournals(ctx: AppContext, ledger: Ledger): Promise<R
   await ledger.flush();
 
   for (const journal of dead) removeJournal(journal);
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   await ctx.db
     .deleteFrom('ledger_checkpoints')
     .where((eb) =>

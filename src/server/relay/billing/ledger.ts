@@ -29,6 +29,7 @@ import { ledgerStore, type LedgerStore, type SqlRunner } from './ledger-store';
 import { QuotaHolds } from './quota-holds';
 import { LocalJournal, type Checkpoint } from './local-journal';
 import { isDatabaseUnavailable } from '../../db/unavailable';
+import { nowSeconds } from '../../../shared/time';
 
 export type { ReserveOutcome, SettleItem, SettleResult } from './ledger-sql';
 
@@ -140,7 +141,7 @@ export class Ledger {
   async start(): Promise<void> {
     await this.ctx.db
       .insertInto('ledger_checkpoints')
-      .values({ instance: this.instance, node: this.node, applied_low: 0, applied_above: '', updated_at: Math.floor(Date.now() / 1000) })
+      .values({ instance: this.instance, node: this.node, applied_low: 0, applied_above: '', updated_at: nowSeconds() })
       .execute();
     try {
       this.#journal.open();
@@ -394,7 +395,7 @@ export class Ledger {
    * counting once it committed: their charges are in those figures.
    */
   async #transaction(settles: PendingSettle[], reserves: PendingReserve[]): Promise<void> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = nowSeconds();
     const settling = new Set(settles.filter((s) => s.item.memoryHold).map((s) => s.item.reservationId));
     const held: HeldInMemory = {
       user: (userId) => this.#holds.heldOnUser(userId, settling),

@@ -13,7 +13,8 @@ import type { AppContext } from '../../context';
 import { LOG_TYPE } from '../../../shared/roles';
 import { logQuota } from '../../../shared/quota';
 import { writeLog } from '../../services/logs/log.writer';
-import { quotaDisplay } from '../../services/users/user.service';
+import { quotaDisplay } from '../../services/options/quota-display';
+import { nowSeconds } from '../../../shared/time';
 
 /** Reservations older than this belong to a request that cannot still be running. */
 export const STALE_RESERVATION_SECONDS = 24 * 3600;
@@ -33,7 +34,7 @@ export async function recoverReservations(
   ctx: AppContext,
   node: string,
   instance: string,
-  { staleOnly = false, now = Math.floor(Date.now() / 1000) }: { staleOnly?: boolean; now?: number } = {},
+  { staleOnly = false, now = nowSeconds() }: { staleOnly?: boolean; now?: number } = {},
 ): Promise<RecoveryResult> {
   const total: RecoveryResult = { reservations: 0, quota: 0 };
   const display = quotaDisplay(ctx);

@@ -10,7 +10,7 @@
  */
 import type { RelayReply, RelayRequest } from './exchange';
 import { formatQuota } from '../../../shared/quota';
-import { quotaDisplay } from '../../services/users/user.service';
+import { quotaDisplay } from '../../services/options/quota-display';
 import { estimateQuota } from '../billing/formula';
 import { imageQuota, imageRequestOf } from '../billing/image-price';
 import { priceFor } from '../billing/price';

@@ -13,6 +13,7 @@ import { refreshTokenStatus, TOKEN_STATUS } from '../../services/tokens/token.st
 import { refuse } from '../errors';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import type { AuthCache, CachedToken, CachedUser } from '../tokens/auth-cache';
+import { nowSeconds } from '../../../shared/time';
 
 export interface TokenAuth {
   token: CachedToken;
@@ -49,7 +50,7 @@ export async function authenticateToken(ctx: AppContext, cache: AuthCache, reque
   if (token.status === TOKEN_STATUS.exhausted) throw refuse(401, `该令牌额度已用尽 TokenStatusExhausted[${maskedKey(key)}]`);
   if (token.status === TOKEN_STATUS.expired) throw refuse(401, '该令牌已过期');
   if (token.status !== TOKEN_STATUS.enabled) throw refuse(401, '该令牌状态不可用');
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   if (token.expiredTime !== -1 && token.expiredTime < now) {
     markStatus(ctx, cache, token);
     throw refuse(401, '该令牌已过期');

@@ -10,6 +10,7 @@
  */
 import type { JsonObject } from '../providers/common/json';
 import type { RelayRuntime } from '../runtime';
+import { nowSeconds } from '../../../shared/time';
 
 /** What a converted response keeps: its conversation (input and output items) and the object. */
 export interface StoredConversation {
@@ -46,7 +47,7 @@ export class ResponsesStore {
   save(row: StoredResponse): void {
     const hours = this.hours();
     if (hours === 0) return;
-    const now = Math.floor(Date.now() / 1000);
+    const now = nowSeconds();
     const write = this.rt.ctx.db
       .insertInto('responses')
       .values({
@@ -77,7 +78,7 @@ export class ResponsesStore {
       .selectAll()
       .where('id', '=', id)
       .where('token_id', '=', tokenId)
-      .where('expires_at', '>', Math.floor(Date.now() / 1000))
+      .where('expires_at', '>', nowSeconds())
       .executeTakeFirst();
     if (!row) return undefined;
     let data: StoredConversation | undefined;

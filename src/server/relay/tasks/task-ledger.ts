@@ -28,10 +28,11 @@ import type { AppContext } from '../../context';
 import type { Database, MidjourneysTable, TasksTable } from '../../db/tables';
 import { LOG_TYPE } from '../../../shared/roles';
 import { logQuota } from '../../../shared/quota';
-import { quotaDisplay } from '../../services/users/user.service';
+import { quotaDisplay } from '../../services/options/quota-display';
 import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
 import type { RelayRuntime } from '../runtime';
 import { changeEvents } from '../../plumbing/change-events';
+import { nowSeconds } from '../../../shared/time';
 
 export type TaskTable = 'midjourneys' | 'tasks';
 
@@ -169,7 +170,7 @@ export interface TaskCharge {
  */
 export async function confirmTask<T extends TaskTable>(rt: RelayRuntime, table: T, id: number, payer: TaskPayer, charge: TaskCharge, fields: TaskUpdate<T>): Promise<void> {
   const { ctx } = rt;
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   const entry: Consumption = {
     userId: payer.userId,
     username: payer.username,
@@ -259,7 +260,7 @@ export async function refundTask<T extends TaskTable>(
       const username = (await trx.selectFrom('users').select('username').where('id', '=', task.userId).executeTakeFirst())?.username ?? '';
       await trx
         .insertInto('logs')
-        .values({ user_id: task.userId, created_at: Math.floor(Date.now() / 1000), type: LOG_TYPE.system, content: logText(logQuota(task.quota, quotaDisplay(ctx))), username, token_id: task.tokenId, other: '' })
+        .values({ user_id: task.userId, created_at: nowSeconds(), type: LOG_TYPE.system, content: logText(logQuota(task.quota, quotaDisplay(ctx))), username, token_id: task.tokenId, other: '' })
         .execute();
     }
     return true;

@@ -1,5 +1,5 @@
 /** Queries of registration, email binding and password reset. Executor first. */
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 
 /** Whether any user, deleted ones included, has this username. */
 export async function usernameExists(db: Executor, username: string): Promise<boolean> {

@@ -4,10 +4,12 @@
  */
 import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
-import { createAccount, randomAlphanumeric, USERNAME_TAKEN } from '../users/user.service';
+import { createAccount, USERNAME_TAKEN } from '../users/user.service';
+import { randomAlphanumeric } from '../../plumbing/random';
 import { charCount, PASSWORD_MIN, validateUserFields } from '../users/user.validation';
 import { emailInUse, findInviterId, insertUnlimitedToken, usernameExists } from './account.repository';
 import { checkVerificationCode } from './email-verification.service';
+import { nowSeconds } from '../../../shared/time';
 
 export const REGISTER_CLOSED = '管理员关闭了新用户注册';
 export const PASSWORD_REGISTER_CLOSED = '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册';
@@ -65,6 +67,6 @@ async function createDefaultToken(ctx: AppContext, userId: number, username: str
     name: `${username}的初始令牌`,
     key: randomAlphanumeric(48),
     remainQuota: DEFAULT_TOKEN_QUOTA,
-    now: Math.floor(Date.now() / 1000),
+    now: nowSeconds(),
   });
 }

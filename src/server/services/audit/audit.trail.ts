@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/tables';
 import { AuditQueue, type AuditWarn } from './audit.queue';
 import { changedFields, type Snapshot } from './audit.changes';
+import { nowSeconds } from '../../../shared/time';
 
 export const AUDIT_KINDS = ['option', 'channel', 'token', 'user', 'redemption'] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
@@ -75,7 +76,7 @@ export class AuditTrail {
     try {
       const changes = changedFields(before, after, new Set(event.secretFields ?? []));
       this.queue.push({
-        created_at: Math.floor(Date.now() / 1000),
+        created_at: nowSeconds(),
         user_id: request.auth?.id ?? 0,
         username: request.auth?.username ?? '',
         ip: request.ip ?? '',

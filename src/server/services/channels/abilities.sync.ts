@@ -8,7 +8,7 @@ import type { Insertable } from 'kysely';
 import type { DialectName } from '../../db/connect';
 import type { AbilitiesTable } from '../../db/tables';
 import { CHANNEL_STATUS } from '../../../shared/channel-types';
-import type { Executor } from './channel.repository';
+import type { Executor } from '../../db/executor';
 import { splitNames } from './channel.input';
 
 /** Rows per INSERT: 7 parameters each stays far below every database's limit. */

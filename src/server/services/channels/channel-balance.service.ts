@@ -15,6 +15,7 @@ import { fetchBalance } from './channel-balance.providers';
 import { channelDispatcher } from './channel-proxy';
 import { forEachBounded, ROUND_CONCURRENCY, startRound, roundUnderWay } from './channel-rounds';
 import { updateChannelColumns } from './channel.repository';
+import { nowSeconds } from '../../../shared/time';
 
 export const MSG_LOW_BALANCE = '余额不足';
 
@@ -29,13 +30,9 @@ interface BalanceChannel {
   setting: string | null;
 }
 
-function now(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
 async function refresh(ctx: AppContext, channel: BalanceChannel, signal?: AbortSignal): Promise<number> {
   const balance = await fetchBalance({ type: channel.type, baseUrl: channel.base_url, key: channel.key, dispatcher: channelDispatcher(ctx, channel.setting), signal });
-  await updateChannelColumns(ctx.db, [channel.id], { balance, balance_updated_time: now() });
+  await updateChannelColumns(ctx.db, [channel.id], { balance, balance_updated_time: nowSeconds() });
   return balance;
 }
 

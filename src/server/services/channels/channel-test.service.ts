@@ -32,6 +32,7 @@ import { autoDisableChannel, autoEnableChannel } from './channel-auto-status';
 import { forEachBounded, ROUND_CONCURRENCY, roundUnderWay, startRound } from './channel-rounds';
 import { updateChannelColumns } from './channel.repository';
 import { probeChannel } from './channel-test.probe';
+import { nowSeconds } from '../../../shared/time';
 
 export const MSG_CHANNEL_TEST = {
   midjourney: 'midjourney channel test is not supported',
@@ -144,7 +145,7 @@ async function run(ctx: AppContext, channel: TestedChannel, signal?: AbortSignal
     result = { success: false, message: error.message, time: elapsed(), error };
   }
   if (signal?.aborted) return result;
-  await updateChannelColumns(ctx.db, [channel.relay.id], { response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000) });
+  await updateChannelColumns(ctx.db, [channel.relay.id], { response_time: Math.round(result.time * 1000), test_time: nowSeconds() });
   return result;
 }
 

@@ -3,14 +3,13 @@
  * transactions too. Lists never select `key`; only `findChannelSecret` reads it, for
  * server-side calls to the upstream.
  */
-import { sql, type ExpressionBuilder, type Expression, type Insertable, type Kysely, type Selectable, type SqlBool, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type Insertable, type Selectable, type SqlBool } from 'kysely';
 import type { PageRequest } from '../../../shared/api/envelope';
 import type { DialectName } from '../../db/connect';
+import type { Executor } from '../../db/executor';
 import { containsPattern, likeMatchIgnoringCase, pageRows } from '../../db/query-helpers';
 import type { ChannelsTable, Database } from '../../db/tables';
 import type { ChannelColumns } from './channel.input';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Every column except the key. */
 export const PUBLIC_COLUMNS = [

@@ -5,6 +5,7 @@
  */
 import type { Insertable } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Executor } from '../../db/executor';
 import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { parsePageRequest, type Page } from '../../../shared/api/envelope';
@@ -31,12 +32,12 @@ import {
   updateChannelColumns,
   type ChannelFilter,
   type ChannelOrder,
-  type Executor,
 } from './channel.repository';
 import { channelSchemas, type FetchModelsBody, type TagEditBody } from './channel.schema';
 import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } from './channel.serializer';
 import { fetchUpstreamModels } from './upstream-models.fetcher';
 import { channelDispatcher } from './channel-proxy';
+import { nowSeconds } from '../../../shared/time';
 
 export { onChannelsChanged, type ChannelsChange } from './channel.events';
 
@@ -49,10 +50,6 @@ export const MSG_CHANNEL_ADMIN = {
 
 /** Ids per statement when deleting many channels. */
 const DELETE_CHUNK = 500;
-
-function now(): number {
-  return Math.floor(Date.now() / 1000);
-}
 
 /** Deadlocks and serialization failures: the transaction was rolled back and may simply run again. */
 function isRetryable(err: unknown): boolean {
@@ -140,7 +137,7 @@ export async function createChannels(ctx: AppContext, body: ChannelBody): Promis
   const columns = channelColumns(input, channelSchemas(ctx.config.schemasDir).jsonFields);
   const keys = source ? [source.key] : keysToCreate(input);
   if (keys.length === 0) throw new AppError(MSG_CHANNEL.nameAndKey);
-  const createdTime = now();
+  const createdTime = nowSeconds();
   const ids = await inTransaction(ctx, async (trx) => {
     const created: number[] = [];
     for (const key of keys) {
@@ -167,7 +164,7 @@ function otherInfoForStatus(otherInfo: string | null, reason: string | undefined
   }
   delete info.status_reason;
   if (reason) info.status_reason = reason;
-  info.status_time = now();
+  info.status_time = nowSeconds();
   return JSON.stringify(info);
 }
 

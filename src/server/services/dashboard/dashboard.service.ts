@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { nonZeroFilter, textFilter } from '../logs/filtered-list';
 import { sumQuotaData, type QuotaDataPoint } from './quota-data.repository';
+import { nowSeconds } from '../../../shared/time';
 
 export interface DataQuery {
   start_timestamp?: string;
@@ -28,7 +29,7 @@ export async function quotaDataForAdmin(ctx: AppContext, query: DataQuery): Prom
 
 /** The caller's own usage. The end defaults to now, the start to one month before the end. */
 export async function quotaDataForUser(ctx: AppContext, userId: number, query: DataQuery): Promise<QuotaDataPoint[]> {
-  const end = nonZeroFilter(query.end_timestamp) ?? Math.floor(Date.now() / 1000);
+  const end = nonZeroFilter(query.end_timestamp) ?? nowSeconds();
   const start = nonZeroFilter(query.start_timestamp) ?? end - SELF_MAX_SPAN_SECONDS;
   if (end - start > SELF_MAX_SPAN_SECONDS) throw new AppError('时间跨度不能超过 1 个月');
   return sumQuotaData(ctx.db, { userId, start, end });

@@ -3,7 +3,7 @@
  * (created_at), (username, created_at) and (user_id, created_at) indexes.
  */
 import { sql } from 'kysely';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { whereGiven } from '../logs/filtered-list';
 
 /** One hour bucket of one user's use of one model. */

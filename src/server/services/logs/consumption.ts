@@ -6,6 +6,7 @@
 import type { AppContext } from '../../context';
 import { LOG_TYPE } from '../../../shared/roles';
 import type { NewLog } from '../../db/tables';
+import { nowSeconds } from '../../../shared/time';
 
 export interface Consumption {
   userId: number;
@@ -35,7 +36,7 @@ export interface Consumption {
 export function consumeLogRow(entry: Consumption): NewLog {
   return {
     user_id: entry.userId,
-    created_at: entry.createdAt ?? Math.floor(Date.now() / 1000),
+    created_at: entry.createdAt ?? nowSeconds(),
     type: LOG_TYPE.consume,
     content: entry.content,
     username: entry.username,
@@ -70,7 +71,7 @@ export function recordDashboardUsage(ctx: AppContext, entry: Consumption): void 
     model: entry.modelName,
     quota: entry.quota,
     tokens: entry.promptTokens + entry.completionTokens,
-    createdAt: entry.createdAt ?? Math.floor(Date.now() / 1000),
+    createdAt: entry.createdAt ?? nowSeconds(),
   });
 }
 
@@ -80,7 +81,7 @@ export function recordDashboardUsage(ctx: AppContext, entry: Consumption): void 
  * relay's ledger) uses `consumeLogRow` and `recordDashboardUsage` instead.
  */
 export async function recordConsumption(ctx: AppContext, entry: Consumption): Promise<void> {
-  const stamped = { ...entry, createdAt: entry.createdAt ?? Math.floor(Date.now() / 1000) };
+  const stamped = { ...entry, createdAt: entry.createdAt ?? nowSeconds() };
   recordDashboardUsage(ctx, stamped);
   if (!consumeLogsEnabled(ctx)) return;
   await ctx.db.insertInto('logs').values(consumeLogRow(stamped)).execute();

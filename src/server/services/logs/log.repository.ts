@@ -10,7 +10,7 @@ import type { Page, PageRequest } from '../../../shared/api/envelope';
 import { LOG_TYPE } from '../../../shared/roles';
 import type { DialectName } from '../../db/connect';
 import type { LogRow } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { likeMatch, prefixPattern } from '../../db/query-helpers';
 import { fetchPage, whereGiven } from './filtered-list';
 

@@ -14,6 +14,7 @@ import { USER_STATUS_ENABLED } from '../../../shared/roles';
 import { findTokenByKey } from '../tokens/token.repository';
 import { nonZeroFilter, nullsToEmpty, textFilter } from './filtered-list';
 import { channelNames, countRecentConsumption, deleteLogsBefore, hasHourTotals, listLogs, sumConsumedQuota, type LogFilter } from './log.repository';
+import { nowSeconds } from '../../../shared/time';
 
 /** The list and stat query as the console sends it (validated text). */
 export interface LogQuery {
@@ -146,7 +147,7 @@ export interface LogStat {
 
 export async function logStatFor(ctx: AppContext, query: LogQuery, scope: LogScope): Promise<LogStat> {
   const filter = filterOf(query, scope);
-  const since = Math.floor(Date.now() / 1000) - RECENT_WINDOW_SECONDS;
+  const since = nowSeconds() - RECENT_WINDOW_SECONDS;
   const quota = await sumConsumedQuota(ctx.db, filter, hasHourTotals(ctx.dialect));
   const recent = await countRecentConsumption(ctx.db, filter, since);
   return { quota, rpm: recent.requests, tpm: recent.tokens };

@@ -2,9 +2,10 @@
  * Writes log rows of the account and admin features (top-up 1, manage 3, system 4).
  * Consume logs (2) of the relay go through the relay's batched writer instead.
  */
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import type { NewLog } from '../../db/tables';
 import { LOG_TYPE } from '../../../shared/roles';
+import { nowSeconds } from '../../../shared/time';
 
 export interface LogInput {
   userId: number;
@@ -23,7 +24,7 @@ export async function writeLog(db: Executor, input: LogInput): Promise<void> {
   }
   const log: NewLog = {
     user_id: input.userId,
-    created_at: Math.floor(Date.now() / 1000),
+    created_at: nowSeconds(),
     type: input.type,
     content: input.content,
     username,

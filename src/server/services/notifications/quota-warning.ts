@@ -9,7 +9,7 @@
  */
 import type { AppContext } from '../../context';
 import { formatQuota } from '../../../shared/quota';
-import { quotaDisplay } from '../users/user.service';
+import { quotaDisplay } from '../options/quota-display';
 import { deliverNotice, throttleKey, type DeliveryResult, type Throttle } from './deliver';
 import { NOTICE_TYPE, type Notice, type NoticeLogger } from './notice';
 import { loadRecipient, readNotifySetting } from './recipient';

@@ -4,7 +4,7 @@
  * webhook (`webhook_url`, optional `webhook_secret`). An empty setting means email.
  */
 import { ROLE_ROOT } from '../../../shared/roles';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 
 export interface NotifySetting {
   notifyType: 'email' | 'webhook';

@@ -21,6 +21,7 @@ import type { Config } from '../../config';
 import { hasLiteralPrivateHost, isPrivateAddressError, makePublicOnlyAgent } from '../../plumbing/public-address';
 import { isHttpsUrl } from '../users/user-setting.service';
 import { fillNotice, type Notice } from './notice';
+import { nowSeconds } from '../../../shared/time';
 
 export const WEBHOOK_TIMEOUT_MS = 5_000;
 
@@ -88,7 +89,7 @@ export async function postWebhook(config: Pick<Config, 'webhookCaFile'>, target:
     title: notice.title,
     content: fillNotice(notice),
     values: notice.values,
-    timestamp: Math.floor(Date.now() / 1000),
+    timestamp: nowSeconds(),
   };
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -1,6 +1,6 @@
 /** Queries for third-party bindings and sign-up. Functions take the executor first. */
 import type { UserRow } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import type { BindingColumn } from './oauth.types';
 
 /** The non-deleted account bound to an external id (the oldest, should several share it). */

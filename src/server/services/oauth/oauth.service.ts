@@ -15,6 +15,7 @@ import { findUserById } from '../users/user.repository';
 import { findBoundUser, findInviterId, isExternalIdTaken, isUsernameUsed, maxUserId, setExternalId } from './oauth.repository';
 import { telegramBinding, verifyTelegramLogin } from './telegram.login';
 import type { Binding, BindingColumn, CodeGrant, CodeProvider, ExternalIdentity } from './oauth.types';
+import { nowSeconds } from '../../../shared/time';
 
 /** Where createAccount takes each binding column. */
 const ACCOUNT_FIELD: Record<BindingColumn, 'githubId' | 'oidcId' | 'linuxDoId' | 'wechatId' | 'telegramId'> = {
@@ -82,10 +83,6 @@ export async function bindTelegram(ctx: AppContext, userId: number, params: Reco
   if (!telegramBinding.enabled(ctx.options)) throw new AppError(telegramBinding.disabledMessage);
   const telegramId = verifyTelegramLogin(params, ctx.options.get('TelegramBotToken'), nowSeconds());
   await bindExternalId(ctx, telegramBinding, userId, telegramId);
-}
-
-function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }
 
 /** `<prefix>_<n>` from the highest user id on, skipping names already used (deleted accounts keep theirs). */

@@ -1,5 +1,5 @@
 /** Queries behind the pricing page. */
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 
 /** Every (model, group) pair served by at least one enabled ability. */
 export async function listEnabledModelGroups(db: Executor): Promise<{ model: string; group: string }[]> {

@@ -7,7 +7,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { PageRequest } from '../../../shared/api/envelope';
 import { likeMatch, pageRows, prefixPattern } from '../../db/query-helpers';
 import type { RedemptionRow, RedemptionsTable } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { REDEMPTION_STATUS } from './redemption.status';
 
 export type NewRedemption = Insertable<RedemptionsTable>;

@@ -1,6 +1,6 @@
 /** The redemption JSON of every reply (the reference's keys); admins see the code in clear. */
 import type { RedemptionRow } from '../../db/tables';
-import { toRfc3339 } from '../users/user.serializer';
+import { toRfc3339 } from '../../db/timestamps';
 
 export interface RedemptionJson {
   id: number;

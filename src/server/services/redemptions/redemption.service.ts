@@ -11,7 +11,7 @@ import type { AppContext } from '../../context';
 import { toPage } from '../../db/query-helpers';
 import type { RedemptionRow } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
-import { quotaDisplay } from '../users/user.service';
+import { quotaDisplay } from '../options/quota-display';
 import {
   findRedemption,
   insertRedemptions,
@@ -23,6 +23,7 @@ import {
 } from './redemption.repository';
 import { serializeRedemption, type RedemptionJson } from './redemption.serializer';
 import { REDEMPTION_STATUS } from './redemption.status';
+import { nowSeconds } from '../../../shared/time';
 
 export interface RedemptionFields {
   name?: string;
@@ -66,7 +67,7 @@ export async function getRedemption(ctx: AppContext, id: number): Promise<Redemp
 
 /** Generates `count` codes in one transaction; answers their keys. */
 export async function createRedemptions(ctx: AppContext, creatorId: number, input: NewRedemptionsInput): Promise<string[]> {
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   const name = nameOrQuota(ctx, input.name, input.quota);
   const rows: NewRedemption[] = Array.from({ length: input.count ?? 1 }, () => ({
     user_id: creatorId,

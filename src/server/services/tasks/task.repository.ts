@@ -5,7 +5,7 @@
 import type { Page, PageRequest } from '../../../shared/api/envelope';
 import type { Database } from '../../db/tables';
 import type { Selectable, SelectQueryBuilder } from 'kysely';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { fetchPage, whereGiven } from '../logs/filtered-list';
 
 /** Newest first by submit time (then id), which the (x, submit_time) indexes deliver in order. */

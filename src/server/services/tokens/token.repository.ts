@@ -7,7 +7,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { PageRequest } from '../../../shared/api/envelope';
 import { containsPattern, likeMatch, likeMatchIgnoringCase, pageRows } from '../../db/query-helpers';
 import type { TokenRow, TokensTable } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 
 export type NewToken = Insertable<TokensTable>;
 export type TokenPatch = Updateable<TokensTable>;

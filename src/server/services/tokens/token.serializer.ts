@@ -4,7 +4,7 @@
  * shows or copies a key (and search accepts either form).
  */
 import { asBool, type TokenRow } from '../../db/tables';
-import { toRfc3339 } from '../users/user.serializer';
+import { toRfc3339 } from '../../db/timestamps';
 
 export interface TokenJson {
   id: number;

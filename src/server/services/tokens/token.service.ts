@@ -10,20 +10,20 @@ import { asBool, type TokenRow } from '../../db/tables';
 import { toPage } from '../../db/query-helpers';
 import { AppError, MSG } from '../../errors';
 import { announceChange } from '../../plumbing/change-events';
-import { randomAlphanumeric } from '../users/user.service';
-import type { Executor } from '../users/user.repository';
+import { randomAlphanumeric } from '../../plumbing/random';
+import type { Executor } from '../../db/executor';
 import { checkTokenFields, checkTokenName, type TokenFields } from './token.fields';
 import { findOwnToken, insertTokens, listOwnTokens, softDeleteOwnToken, updateOwnToken, type NewToken, type TokenFilter } from './token.repository';
 import { serializeToken, type TokenJson } from './token.serializer';
 import {
   isExhausted,
   isExpired,
-  nowSeconds,
   refreshTokenStatus,
   TOKEN_EXHAUSTED_MESSAGE,
   TOKEN_EXPIRED_MESSAGE,
   TOKEN_STATUS,
 } from './token.status';
+import { nowSeconds } from '../../../shared/time';
 
 /** The caller as the token rules need it. */
 export interface TokenOwner {

@@ -8,8 +8,9 @@
  * A full edit never changes the status; enabling again is refused while the cause remains.
  */
 import { asBool, type DbBool } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 import { setTokenStatusIf } from './token.repository';
+import { nowSeconds } from '../../../shared/time';
 
 export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
 
@@ -22,10 +23,6 @@ export interface TokenStatusFields {
   expired_time: number;
   remain_quota: number;
   unlimited_quota: DbBool;
-}
-
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
 }
 
 /** Whether the expiry (a unix time, -1 = never) has passed by `now`. */

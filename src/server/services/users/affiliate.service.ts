@@ -6,7 +6,8 @@ import type { AppContext } from '../../context';
 import { AppError, MSG } from '../../errors';
 import { logQuota } from '../../../shared/quota';
 import { findUserById, setAffCodeIfEmpty, transferAffQuota } from './user.repository';
-import { isUniqueViolation, pickFreeAffCode, quotaDisplay } from './user.service';
+import { isUniqueViolation, pickFreeAffCode } from './user.service';
+import { quotaDisplay } from '../options/quota-display';
 
 export const AFF_MSG = {
   transferred: '划转成功',

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { UserRow } from '../../db/tables';
-import type { Executor } from './user.repository';
+import type { Executor } from '../../db/executor';
 
 /** A fresh random session key (what the cookie carries): 32 bytes, base64url. */
 export function newSessionKey(): string {

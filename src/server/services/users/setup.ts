@@ -6,6 +6,7 @@ import bcrypt from 'bcryptjs';
 import type { AppContext } from '../../context';
 import { ROLE_ROOT } from '../../../shared/roles';
 import { countUsers, insertUser } from './user.repository';
+import { nowSeconds } from '../../../shared/time';
 
 export const DEFAULT_ROOT_USERNAME = 'root';
 export const DEFAULT_ROOT_PASSWORD = '123456';
@@ -42,5 +43,5 @@ export async function ensureRootAccount(ctx: AppContext): Promise<void> {
 
 async function markInitialised(ctx: AppContext): Promise<void> {
   const row = await ctx.db.selectFrom('setups').select('id').executeTakeFirst();
-  if (!row) await ctx.db.insertInto('setups').values({ version: ctx.config.version, initialized_at: Math.floor(Date.now() / 1000) }).execute();
+  if (!row) await ctx.db.insertInto('setups').values({ version: ctx.config.version, initialized_at: nowSeconds() }).execute();
 }

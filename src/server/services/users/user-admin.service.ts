@@ -29,7 +29,8 @@ import {
 } from './user.repository';
 import { canHandle, canHardDelete, planManage, ROLE_MSG, type ManageAction } from './user.rules';
 import { serializeUser, type UserJson } from './user.serializer';
-import { createAccount, isUniqueViolation, quotaDisplay, USERNAME_TAKEN } from './user.service';
+import { createAccount, isUniqueViolation, USERNAME_TAKEN } from './user.service';
+import { quotaDisplay } from '../options/quota-display';
 import { validateUserFields } from './user.validation';
 
 /** The authenticated admin acting. */

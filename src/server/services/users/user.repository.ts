@@ -1,8 +1,7 @@
 /** Queries on the users table. Functions take the executor first so they run inside transactions too. */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, NewUser, UserRow, UserUpdate } from '../../db/tables';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { NewUser, UserRow, UserUpdate } from '../../db/tables';
 
 /** Non-deleted user by id. */
 export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {

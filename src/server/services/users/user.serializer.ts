@@ -3,6 +3,7 @@
  * leaves the server; the access token only in the owner's own record.
  */
 import type { UserRow } from '../../db/tables';
+import { toRfc3339 } from '../../db/timestamps';
 
 export interface UserJson {
   id: number;
@@ -30,16 +31,6 @@ export interface UserJson {
   inviter_id: number;
   DeletedAt: string | null;
   setting: string;
-}
-
-/** A database timestamp (Date, or SQLite's text) as RFC 3339, or null. */
-export function toRfc3339(value: Date | string | null | undefined): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  if (value instanceof Date) return value.toISOString();
-  // SQLite stores `YYYY-MM-DD HH:MM:SS[.sss]` in UTC.
-  const iso = value.includes('T') ? value : value.replace(' ', 'T') + 'Z';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? value : d.toISOString();
 }
 
 export function serializeUser(row: UserRow, opts: { withAccessToken: boolean }): UserJson {

@@ -3,24 +3,17 @@
  * reference's "Insert"): hash the password, give QuotaForNewUser, an invite code, and the
  * invitation rewards, each with its system log, in one transaction.
  */
-import { randomInt } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context';
+import type { Executor } from '../../db/executor';
 import { AppError } from '../../errors';
-import { logQuota, type QuotaDisplay } from '../../../shared/quota';
+import { logQuota } from '../../../shared/quota';
+import { randomAlphanumeric } from '../../plumbing/random';
 import { LOG_TYPE, ROLE_COMMON } from '../../../shared/roles';
 import { writeLog } from '../logs/log.writer';
+import { quotaDisplay } from '../options/quota-display';
 import { hashPassword } from './setup';
-import { insertUser, type Executor } from './user.repository';
-
-const ALPHANUMERIC = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-/** `length` random characters from [0-9a-zA-Z], from a cryptographic source. */
-export function randomAlphanumeric(length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
-  return out;
-}
+import { insertUser } from './user.repository';
 
 /**
  * An invite code no account holds yet: 4 characters from [0-9a-zA-Z] like the reference;
@@ -34,10 +27,6 @@ export async function pickFreeAffCode(db: Executor): Promise<string> {
     affCode = randomAlphanumeric(i < 3 ? 4 : 6);
   }
   return affCode;
-}
-
-export function quotaDisplay(ctx: AppContext): QuotaDisplay {
-  return { quotaPerUnit: ctx.options.number('QuotaPerUnit') || 500000, displayInCurrency: ctx.options.bool('DisplayInCurrencyEnabled') };
 }
 
 /** Username (or email) already used by an account, deleted ones included. */

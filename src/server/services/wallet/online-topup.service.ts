@@ -11,11 +11,13 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../errors';
 import { writeLog } from '../logs/log.writer';
 import { updateUserAndQuota } from '../users/user.repository';
-import { quotaDisplay, randomAlphanumeric } from '../users/user.service';
+import { quotaDisplay } from '../options/quota-display';
+import { randomAlphanumeric } from '../../plumbing/random';
 import { epaySign, epaySignatureValid, type EpayParams } from './epay.signature';
 import { compare, toFraction } from './exact-decimal';
 import { quoteTopUp, quotaForUnits } from './topup.pricing';
 import { claimPaidTopUp, findTopUpByTradeNo, insertTopUp, TOPUP_PENDING } from './topup.repository';
+import { nowSeconds } from '../../../shared/time';
 
 export interface Payer {
   id: number;
@@ -68,7 +70,7 @@ export async function startPayment(ctx: AppContext, payer: Payer, amount: number
   const quote = quoteTopUp(ctx, amount, payer.group, 'at-least-cent');
   const config = epayConfig(ctx);
   if (!config) throw new AppError('当前管理员未配置支付信息');
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   const tradeNo = `USR${payer.id}NO${randomAlphanumeric(6)}${now}`;
   const callbackBase = withoutTrailingSlash(ctx.options.get('CustomCallbackAddress')) || serverAddress(ctx);
   const params: EpayParams = {

@@ -13,7 +13,8 @@ import { AppError } from '../../errors';
 import { writeLog } from '../logs/log.writer';
 import { claimRedemption, findRedemptionByKey } from '../redemptions/redemption.repository';
 import { updateUserAndQuota } from '../users/user.repository';
-import { quotaDisplay } from '../users/user.service';
+import { quotaDisplay } from '../options/quota-display';
+import { nowSeconds } from '../../../shared/time';
 
 const ATTEMPTS_PER_MINUTE = 30;
 
@@ -30,7 +31,7 @@ export async function redeemCode(ctx: AppContext, user: Redeemer, key: string): 
   if (!(await ctx.rateLimiter.hit(`RD:${user.id}`, ATTEMPTS_PER_MINUTE, 60))) throw new AppError('兑换尝试过于频繁，请稍后再试');
   const display = quotaDisplay(ctx);
   return ctx.db.transaction().execute(async (trx) => {
-    const now = Math.floor(Date.now() / 1000);
+    const now = nowSeconds();
     if (!(await claimRedemption(trx, code, user.id, now))) {
       const existing = await findRedemptionByKey(trx, code);
       throw new AppError(existing ? '兑换失败，该兑换码已被使用' : '兑换失败，无效的兑换码');

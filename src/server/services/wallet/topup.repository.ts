@@ -1,7 +1,7 @@
 /** Queries on the top_ups table (online payment orders; trade_no is unique). */
 import type { Insertable, Selectable } from 'kysely';
 import type { TopUpsTable } from '../../db/tables';
-import type { Executor } from '../users/user.repository';
+import type { Executor } from '../../db/executor';
 
 export type TopUpRow = Selectable<TopUpsTable>;
 

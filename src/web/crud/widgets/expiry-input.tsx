@@ -8,6 +8,7 @@ import { useEffect, useState } from 'react';
 import { useLabel } from '../use-label';
 import type { FormFieldDef } from '../../../shared/resources/definition';
 import { expiryText, parseExpiry, presetExpiry } from './field-values';
+import { nowSeconds } from '../../../shared/time';
 
 interface ExpiryInputProps {
   def: FormFieldDef;
@@ -36,7 +37,7 @@ export function ExpiryInput({ def, value, onChange, placeholder, id }: ExpiryInp
       <Input id={id} value={text} onChange={(e) => type(e.target.value)} placeholder={placeholder} allowClear data-testid={`expiry-${def.field}`} />
       <Space wrap size={[8, 8]}>
         {(def.presets ?? []).map((p) => (
-          <Button key={String(p.value)} size="small" onClick={() => onChange?.(presetExpiry(Number(p.value), Math.floor(Date.now() / 1000)))}>
+          <Button key={String(p.value)} size="small" onClick={() => onChange?.(presetExpiry(Number(p.value), nowSeconds()))}>
             {p.labelKey ? t(p.labelKey) : String(p.value)}
           </Button>
         ))}

@@ -8,10 +8,11 @@
  */
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Input, Space, Typography } from 'antd';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { login } from '../../auth-provider';
+import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { AccountCard } from './account-card';
@@ -34,8 +35,11 @@ export function LoginPage() {
   const aff = useRememberedAff();
   const turnstile = useTurnstile();
   const finish = useFinishLogin();
-  const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from;
+  const [signIn, busy] = useAction(async (username: string, password: string) => {
+    const user = await login(api, { username, password, turnstile: turnstile.token });
+    finish(user, from && from !== '/login' ? from : undefined);
+  });
 
   const submit = async ({ username, password }: LoginValues) => {
     if (!username?.trim() || !password) {
@@ -43,15 +47,7 @@ export function LoginPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    setBusy(true);
-    try {
-      const user = await login(api, { username: username.trim(), password, turnstile: turnstile.token });
-      finish(user, from && from !== '/login' ? from : undefined);
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await signIn(username.trim(), password);
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

@@ -4,9 +4,9 @@
  */
 import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Button, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { AccountCard } from './account-card';
@@ -33,8 +33,20 @@ export function RegisterPage() {
   const turnstile = useTurnstile();
   const countdown = useCountdown();
   const [form] = Form.useForm<RegisterValues>();
-  const [busy, setBusy] = useState(false);
-  const [sending, setSending] = useState(false);
+  const [requestCode, sending] = useAction(
+    async (email: string) => {
+      await api.request('get', '/api/verification', { query: { email, turnstile: turnstile.token } });
+      countdown.start();
+    },
+    { success: t('auth.register.codeSent') },
+  );
+  const [register, busy] = useAction(
+    async (body: Record<string, string | undefined>) => {
+      await api.request('post', '/api/user/register', { query: { turnstile: turnstile.token }, body });
+      navigate('/login');
+    },
+    { success: t('auth.register.success') },
+  );
   const verify = Boolean(status.email_verification);
 
   const sendCode = async () => {
@@ -44,16 +56,7 @@ export function RegisterPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    setSending(true);
-    try {
-      await api.request('get', '/api/verification', { query: { email, turnstile: turnstile.token } });
-      void message.success(t('auth.register.codeSent'));
-      countdown.start();
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setSending(false);
-    }
+    await requestCode(email);
   };
 
   const submit = async (values: RegisterValues) => {
@@ -67,26 +70,14 @@ export function RegisterPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    setBusy(true);
-    try {
-      await api.request('post', '/api/user/register', {
-        query: { turnstile: turnstile.token },
-        body: {
-          username: values.username?.trim(),
-          password,
-          password2: values.password2,
-          email: verify ? values.email?.trim() ?? '' : '',
-          verification_code: verify ? values.verification_code?.trim() ?? '' : '',
-          aff_code: aff,
-        },
-      });
-      void message.success(t('auth.register.success'));
-      navigate('/login');
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await register({
+      username: values.username?.trim(),
+      password,
+      password2: values.password2,
+      email: verify ? values.email?.trim() ?? '' : '',
+      verification_code: verify ? values.verification_code?.trim() ?? '' : '',
+      aff_code: aff,
+    });
   };
 
   const required = (key: string) => [{ required: true, message: t(key) }];

@@ -4,9 +4,9 @@
  */
 import { MailOutlined } from '@ant-design/icons';
 import { App, Button, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
 import { AccountCard } from './account-card';
 import { useCountdown } from './use-countdown';
@@ -17,7 +17,7 @@ export function ResetRequestPage() {
   const { message } = App.useApp();
   const turnstile = useTurnstile();
   const countdown = useCountdown();
-  const [busy, setBusy] = useState(false);
+  const [request, busy] = useAction((email: string) => api.request('get', '/api/reset_password', { query: { email, turnstile: turnstile.token } }), { success: t('auth.reset.sent') });
 
   const submit = async ({ email }: { email?: string }) => {
     if (!email?.trim()) {
@@ -25,16 +25,8 @@ export function ResetRequestPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    setBusy(true);
     countdown.start();
-    try {
-      await api.request('get', '/api/reset_password', { query: { email: email.trim(), turnstile: turnstile.token } });
-      void message.success(t('auth.reset.sent'));
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await request(email.trim());
   };
 
   return (

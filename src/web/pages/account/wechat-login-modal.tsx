@@ -1,7 +1,8 @@
 /** WeChat sign-in: scan the official account's QR code, then enter the code it replies (valid 3 minutes). */
-import { App, Button, Image, Input, Modal, Space, Typography } from 'antd';
+import { Button, Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import type { StoredUser } from '../../auth-provider';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
@@ -9,22 +10,10 @@ import { useFinishLogin } from './use-finish-login';
 
 export function WeChatLoginModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const status = usePublicStatus();
   const finish = useFinishLogin();
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async () => {
-    setBusy(true);
-    try {
-      finish(await api.request<StoredUser>('get', '/api/oauth/wechat', { query: { code } }));
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [submit, busy] = useAction(async () => finish(await api.request<StoredUser>('get', '/api/oauth/wechat', { query: { code } })));
 
   return (
     <Modal open={open} onCancel={onClose} title={t('auth.wechat.title')} footer={null} destroyOnHidden>

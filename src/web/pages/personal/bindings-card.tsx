@@ -13,7 +13,7 @@ import { api } from '../../state/wire';
 import { authorizeUrl, enabledProviders, fetchState, type OAuthProvider } from '../account/oauth';
 import { EmailBindModal } from './email-bind-modal';
 import { TelegramBind } from './telegram-bind';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 import { WeChatBindModal } from './wechat-bind-modal';
 
 type Binding = 'email' | 'wechat' | 'telegram' | OAuthProvider;

@@ -5,6 +5,7 @@
 import { App, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
 import { useCountdown } from '../account/use-countdown';
 import { useTurnstile } from '../account/use-turnstile';
@@ -16,37 +17,32 @@ export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onCl
   const countdown = useCountdown();
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState<'send' | 'bind' | null>(null);
+  const [sendCode, sending] = useAction(
+    async () => {
+      await api.request('get', '/api/verification', { query: { email: email.trim(), turnstile: turnstile.token } });
+      countdown.start();
+    },
+    { success: t('auth.register.codeSent') },
+  );
+  const [bindEmail, binding] = useAction(
+    async () => {
+      await api.request('get', '/api/oauth/email/bind', { query: { email: email.trim(), code: code.trim() } });
+      onBound();
+      onClose();
+    },
+    { success: t('auth.oauth.bound') },
+  );
 
   const send = async () => {
     if (!email.trim()) return void message.error(t('auth.register.emailMissing'));
     if (!turnstile.ready()) return;
-    setBusy('send');
-    try {
-      await api.request('get', '/api/verification', { query: { email: email.trim(), turnstile: turnstile.token } });
-      countdown.start();
-      void message.success(t('auth.register.codeSent'));
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
+    await sendCode();
   };
 
   const bind = async () => {
     if (!email.trim()) return void message.error(t('auth.register.emailMissing'));
     if (!code.trim()) return void message.error(t('auth.register.codeMissing'));
-    setBusy('bind');
-    try {
-      await api.request('get', '/api/oauth/email/bind', { query: { email: email.trim(), code: code.trim() } });
-      void message.success(t('auth.oauth.bound'));
-      onBound();
-      onClose();
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
+    await bindEmail();
   };
 
   return (
@@ -55,7 +51,7 @@ export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onCl
       title={t('personal.bind.emailTitle')}
       onCancel={onClose}
       onOk={() => void bind()}
-      confirmLoading={busy === 'bind'}
+      confirmLoading={binding}
       okText={t('personal.bind.bind')}
       cancelText={t('common.cancel')}
       destroyOnHidden
@@ -63,7 +59,7 @@ export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onCl
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         <Space.Compact style={{ width: '100%' }}>
           <Input type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder={t('auth.register.email')} data-testid="bind-email" />
-          <Button loading={busy === 'send'} disabled={countdown.remaining > 0} onClick={() => void send()} data-testid="bind-email-send">
+          <Button loading={sending} disabled={countdown.remaining > 0} onClick={() => void send()} data-testid="bind-email-send">
             {countdown.remaining > 0 ? t('auth.register.resendIn', { seconds: countdown.remaining }) : t('auth.register.sendCode')}
           </Button>
         </Space.Compact>

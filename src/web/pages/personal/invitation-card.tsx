@@ -7,12 +7,13 @@ import { CopyOutlined, SwapOutlined } from '@ant-design/icons';
 import { App, Button, Card, Col, Input, Modal, Row, Space, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { useCopy } from '../../components/use-copy';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { QuotaInput } from '../../crud/quota-input';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 export function InvitationCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();
@@ -22,7 +23,6 @@ export function InvitationCard({ self, onChanged }: { self: SelfRecord | undefin
   const [code, setCode] = useState('');
   const [open, setOpen] = useState(false);
   const [amount, setAmount] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     api
@@ -33,23 +33,22 @@ export function InvitationCard({ self, onChanged }: { self: SelfRecord | undefin
 
   const link = code ? `${window.location.origin}/register?aff=${code}` : '';
 
+  const [send, busy] = useAction(
+    async (quota: number) => {
+      await api.request('post', '/api/user/aff_transfer', { body: { quota } });
+      setOpen(false);
+      onChanged();
+    },
+    { success: t('personal.invite.transferred') },
+  );
+
   const transfer = async () => {
     const quota = Number(amount ?? 0);
     if (quota < view.perUnit) {
       void message.error(t('personal.invite.minimum', { amount: displayQuota(view.perUnit, view) }));
       return;
     }
-    setBusy(true);
-    try {
-      await api.request('post', '/api/user/aff_transfer', { body: { quota } });
-      void message.success(t('personal.invite.transferred'));
-      setOpen(false);
-      onChanged();
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    await send(quota);
   };
 
   return (

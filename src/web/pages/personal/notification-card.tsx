@@ -2,40 +2,34 @@
  * Notification settings: how quota warnings arrive (email, or an https webhook sent as POST
  * with the secret as a Bearer header) and below which quota; PUT /api/user/setting.
  */
-import { AutoComplete, App, Button, Card, Form, Input, Radio } from 'antd';
-import { useEffect, useState } from 'react';
+import { AutoComplete, Button, Card, Form, Input, Radio } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { isHttpsUrl, THRESHOLD_PRESETS, toNotificationForm, toSettingBody, type NotificationForm } from './notification-settings';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 export function NotificationCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const view = quotaView(usePublicStatus());
   const [form] = Form.useForm<NotificationForm>();
   const type = Form.useWatch('notify_type', form);
-  const [busy, setBusy] = useState(false);
   const settingText = self?.setting ?? '';
 
   useEffect(() => {
     form.setFieldsValue(toNotificationForm(settingText));
   }, [form, settingText]);
 
-  const save = async (values: NotificationForm) => {
-    setBusy(true);
-    try {
+  const [save, busy] = useAction(
+    async (values: NotificationForm) => {
       await api.request('put', '/api/user/setting', { body: toSettingBody(values, settingText) });
-      void message.success(t('personal.notify.saved'));
       onChanged();
-    } catch (err) {
-      void message.error(`${t('personal.notify.failed')}: ${(err as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    { success: t('personal.notify.saved'), error: (err) => `${t('personal.notify.failed')}: ${err.message}` },
+  );
 
   const presets = THRESHOLD_PRESETS.map((q) => ({ value: String(q), label: `${q.toLocaleString('en-US')} (${displayQuota(q, { ...view, inCurrency: true })})` }));
   return (

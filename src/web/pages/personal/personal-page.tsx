@@ -13,7 +13,7 @@ import { ModelTags } from './model-tags';
 import { NotificationCard } from './notification-card';
 import { ProfileCard } from './profile-card';
 import { SecurityCard } from './security-card';
-import { useSelf } from './use-self';
+import { useSelf } from '../../state/use-self';
 import './personal.css';
 
 export function PersonalPage() {

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { isAdmin, type StoredUser } from '../../auth-provider';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 export function ProfileCard({ user, self }: { user: StoredUser; self: SelfRecord | undefined }) {
   const { t } = useTranslation();

@@ -9,9 +9,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { clearStoredUser } from '../../auth-provider';
+import { useAction } from '../../components/use-action';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
-import type { SelfRecord } from './use-self';
+import type { SelfRecord } from '../../state/use-self';
 
 type Dialog = 'password' | 'delete' | null;
 
@@ -24,46 +25,38 @@ export function SecurityCard({ username, self, onChanged }: { username: string; 
   const [password, setPassword] = useState({ first: '', second: '' });
   const [typed, setTyped] = useState('');
   const [token, setToken] = useState('');
-  const [busy, setBusy] = useState<string | null>(null);
-
-  async function run(key: string, work: () => Promise<void>) {
-    setBusy(key);
-    try {
-      await work();
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  }
+  const [savePassword, savingPassword] = useAction(
+    async () => {
+      await api.request('put', '/api/user/self', { body: { password: password.first } });
+      setPassword({ first: '', second: '' });
+      setDialog(null);
+    },
+    { success: t('personal.security.passwordChanged') },
+  );
+  const [generateToken, generating] = useAction(async () => {
+    const fresh = await api.request<string>('get', '/api/user/token');
+    setToken(fresh);
+    await copy(fresh, t('personal.security.tokenCopied'));
+    onChanged();
+  });
+  const [removeAccount, deleting] = useAction(
+    async () => {
+      await api.request('delete', '/api/user/self');
+      clearStoredUser();
+      navigate('/login', { replace: true });
+    },
+    { success: t('personal.security.deleted') },
+  );
 
   const changePassword = () => {
     if (password.first.length < 8) return void message.error(t('auth.register.passwordTooShort'));
     if (password.first !== password.second) return void message.error(t('personal.security.mismatch'));
-    return run('password', async () => {
-      await api.request('put', '/api/user/self', { body: { password: password.first } });
-      void message.success(t('personal.security.passwordChanged'));
-      setPassword({ first: '', second: '' });
-      setDialog(null);
-    });
+    return savePassword();
   };
-
-  const generateToken = () =>
-    run('token', async () => {
-      const fresh = await api.request<string>('get', '/api/user/token');
-      setToken(fresh);
-      await copy(fresh, t('personal.security.tokenCopied'));
-      onChanged();
-    });
 
   const deleteAccount = () => {
     if (typed !== username) return void message.error(t('personal.security.typeUsername'));
-    return run('delete', async () => {
-      await api.request('delete', '/api/user/self');
-      clearStoredUser();
-      void message.success(t('personal.security.deleted'));
-      navigate('/login', { replace: true });
-    });
+    return removeAccount();
   };
 
   const shownToken = token || self?.access_token || '';
@@ -76,7 +69,7 @@ export function SecurityCard({ username, self, onChanged }: { username: string; 
             {t('personal.security.tokenHint')}
           </Typography.Paragraph>
           {shownToken && <Input.Password className="sy-mono" value={shownToken} readOnly style={{ marginBottom: 8 }} data-testid="access-token" />}
-          <Button icon={<KeyOutlined />} loading={busy === 'token'} onClick={() => void generateToken()} data-testid="token-generate">
+          <Button icon={<KeyOutlined />} loading={generating} onClick={() => void generateToken()} data-testid="token-generate">
             {shownToken ? t('personal.security.tokenReset') : t('personal.security.tokenGenerate')}
           </Button>
         </div>
@@ -105,7 +98,7 @@ export function SecurityCard({ username, self, onChanged }: { username: string; 
         title={t('personal.security.passwordChange')}
         onOk={() => void changePassword()}
         onCancel={() => setDialog(null)}
-        confirmLoading={busy === 'password'}
+        confirmLoading={savingPassword}
         okText={t('common.ok')}
         cancelText={t('common.cancel')}
         destroyOnHidden
@@ -120,7 +113,7 @@ export function SecurityCard({ username, self, onChanged }: { username: string; 
         title={t('personal.security.deleteConfirmTitle')}
         onOk={() => void deleteAccount()}
         onCancel={() => setDialog(null)}
-        confirmLoading={busy === 'delete'}
+        confirmLoading={deleting}
         okText={t('personal.security.deleteAccount')}
         okButtonProps={{ danger: true }}
         cancelText={t('common.cancel')}

@@ -1,30 +1,23 @@
 /** Binding WeChat: scan the official account's QR code, enter the code it replies (GET /api/oauth/wechat/bind). */
-import { App, Image, Input, Modal, Space, Typography } from 'antd';
+import { Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 
 export function WeChatBindModal({ open, onClose, onBound }: { open: boolean; onClose: () => void; onBound: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const status = usePublicStatus();
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const bind = async () => {
-    setBusy(true);
-    try {
+  const [bind, busy] = useAction(
+    async () => {
       await api.request('get', '/api/oauth/wechat/bind', { query: { code } });
-      void message.success(t('auth.oauth.bound'));
       onBound();
       onClose();
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    { success: t('auth.oauth.bound') },
+  );
 
   return (
     <Modal

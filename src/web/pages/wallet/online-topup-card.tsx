@@ -7,6 +7,7 @@ import { AlipayCircleOutlined, WechatOutlined } from '@ant-design/icons';
 import { App, Button, Card, InputNumber, Space, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { minimumAmount, payFormFields, submitPayForm, topUpRefusal, type TopUpReply } from './wallet-model';
@@ -21,7 +22,6 @@ export function OnlineTopUpCard() {
   const min = minimumAmount(status.min_topup);
   const [amount, setAmount] = useState<number | null>(min);
   const [payable, setPayable] = useState<string | undefined>();
-  const [busy, setBusy] = useState<Method | null>(null);
 
   // The payable money follows the amount (debounced; the server applies the group's ratio).
   useEffect(() => {
@@ -35,21 +35,22 @@ export function OnlineTopUpCard() {
     return () => window.clearTimeout(timer);
   }, [amount, enabled, min]);
 
+  const order = async (method: Method) => {
+    const reply = await api.request<TopUpReply>('post', '/api/user/pay', { body: { amount, top_up_code: '', payment_method: method } });
+    const fields = payFormFields(reply);
+    if (fields.length === 0) return void message.error(typeof reply.data === 'string' ? reply.data : t('wallet.messages.requestFailed'));
+    submitPayForm(reply.url!, fields);
+  };
+  // One action per method, so only the chosen button spins.
+  const failed = { error: () => t('wallet.messages.requestFailed') };
+  const [orderZfb, orderingZfb] = useAction(() => order('zfb'), failed);
+  const [orderWx, orderingWx] = useAction(() => order('wx'), failed);
+
   const pay = async (method: Method) => {
     const refusal = topUpRefusal({ enabled, amount, min });
     if (refusal === 'disabled') return void message.error(t('wallet.messages.onlineDisabled'));
     if (refusal === 'belowMin') return void message.error(`${t('wallet.messages.belowMin')} ${min}`);
-    setBusy(method);
-    try {
-      const reply = await api.request<TopUpReply>('post', '/api/user/pay', { body: { amount, top_up_code: '', payment_method: method } });
-      const fields = payFormFields(reply);
-      if (fields.length === 0) return void message.error(typeof reply.data === 'string' ? reply.data : t('wallet.messages.requestFailed'));
-      submitPayForm(reply.url!, fields);
-    } catch {
-      void message.error(t('wallet.messages.requestFailed'));
-    } finally {
-      setBusy(null);
-    }
+    await (method === 'zfb' ? orderZfb : orderWx)();
   };
 
   const confirm = (method: Method) =>
@@ -76,10 +77,10 @@ export function OnlineTopUpCard() {
         </Space>
         <Typography.Text type="secondary">{t('wallet.online.minHint', { min })}</Typography.Text>
         <Space wrap>
-          <Button icon={<AlipayCircleOutlined />} loading={busy === 'zfb'} onClick={() => start('zfb')} data-testid="pay-zfb">
+          <Button icon={<AlipayCircleOutlined />} loading={orderingZfb} onClick={() => start('zfb')} data-testid="pay-zfb">
             {t('wallet.online.alipay')}
           </Button>
-          <Button icon={<WechatOutlined />} loading={busy === 'wx'} onClick={() => start('wx')} data-testid="pay-wx">
+          <Button icon={<WechatOutlined />} loading={orderingWx} onClick={() => start('wx')} data-testid="pay-wx">
             {t('wallet.online.wechat')}
           </Button>
         </Space>

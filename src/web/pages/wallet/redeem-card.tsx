@@ -7,6 +7,7 @@ import { GiftOutlined, LinkOutlined } from '@ant-design/icons';
 import { App, Button, Card, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
@@ -17,22 +18,19 @@ export function RedeemCard({ onRedeemed }: { onRedeemed: () => void }) {
   const status = usePublicStatus();
   const view = quotaView(status);
   const [code, setCode] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const redeem = async () => {
-    if (!code.trim()) return void message.error(t('wallet.messages.codeMissing'));
-    setBusy(true);
-    try {
+  const [send, busy] = useAction(
+    async () => {
       const quota = await api.request<number>('post', '/api/user/topup', { body: { key: code.trim() } });
-      void message.success(t('wallet.messages.redeemed'));
       modal.success({ title: t('wallet.messages.redeemedTitle'), content: t('wallet.messages.redeemedAmount', { amount: displayQuota(Number(quota), view) }), okText: t('common.ok') });
       setCode('');
       onRedeemed();
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    },
+    { success: t('wallet.messages.redeemed') },
+  );
+
+  const redeem = async () => {
+    if (!code.trim()) return void message.error(t('wallet.messages.codeMissing'));
+    await send();
   };
 
   const openLink = () => {

@@ -8,7 +8,7 @@ import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { OnlineTopUpCard } from './online-topup-card';
 import { RedeemCard } from './redeem-card';
-import { useSelf } from './use-self';
+import { useSelf } from '../../state/use-self';
 
 export function WalletPage() {
   const { t } = useTranslation();

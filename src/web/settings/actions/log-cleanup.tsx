@@ -8,25 +8,17 @@ import { App, Button, DatePicker, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
 
 export function LogCleanup() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const [when, setWhen] = useState<Dayjs | null>(() => dayjs().subtract(1, 'month'));
-  const [busy, setBusy] = useState(false);
-
-  const clean = async (target: Dayjs) => {
-    setBusy(true);
-    try {
-      const count = await api.request<number>('delete', '/api/log/', { query: { target_timestamp: target.unix() } });
-      void message.success(t('settings.logCleanup.done', { count: Number(count) || 0 }));
-    } catch (err) {
-      void message.error(`${t('settings.logCleanup.failed')}: ${(err as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [clean, busy] = useAction((target: Dayjs) => api.request<number>('delete', '/api/log/', { query: { target_timestamp: target.unix() } }), {
+    success: (count) => t('settings.logCleanup.done', { count: Number(count) || 0 }),
+    error: (err) => `${t('settings.logCleanup.failed')}: ${err.message}`,
+  });
 
   const ask = () => {
     if (!when) {

@@ -5,8 +5,8 @@
  */
 import { SyncOutlined } from '@ant-design/icons';
 import { App, Button, Space, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { MarkdownOrFrame } from '../../components/markdown-or-frame';
 import { usePublicStatus } from '../../state/status-context';
 
@@ -22,21 +22,15 @@ interface Release {
 
 export function VersionCheck() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const version = usePublicStatus().version ?? '';
-  const [busy, setBusy] = useState(false);
-
-  const check = async () => {
-    setBusy(true);
-    try {
+  const [check, busy] = useAction(
+    async () => {
       const response = await fetch(RELEASES_URL, { headers: { Accept: 'application/vnd.github+json' } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const release = (await response.json()) as Release;
       if (!release.tag_name) throw new Error('no tag');
-      if (release.tag_name === version) {
-        void message.success(t('settings.version.latest'));
-        return;
-      }
+      if (release.tag_name === version) return true;
       modal.info({
         width: 640,
         title: t('settings.version.available', { version: release.tag_name }),
@@ -44,12 +38,10 @@ export function VersionCheck() {
         okText: t('settings.version.open'),
         onOk: () => void window.open(release.html_url, '_blank', 'noopener'),
       });
-    } catch {
-      void message.error(t('settings.version.failed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return false;
+    },
+    { success: (latest) => (latest ? t('settings.version.latest') : undefined), error: () => t('settings.version.failed') },
+  );
 
   return (
     <div className="sy-settings-action" data-testid="version-check">

@@ -3,9 +3,10 @@
  * key's `x-ui.action` names (registered in INPUT_ACTIONS). Today: `oidc-discover`.
  */
 import { CloudDownloadOutlined } from '@ant-design/icons';
-import { App, Button, Input, Space } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Button, Input, Space } from 'antd';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAction } from '../../components/use-action';
 import { discoveredValues, fetchDiscovery } from '../actions/oidc-discover';
 import { settingsContext, type SettingsFormContext, type SettingsWidgetProps } from '../form-context';
 
@@ -36,22 +37,11 @@ const INPUT_ACTIONS: Record<string, InputAction> = {
 
 export function ActionWidget(props: SettingsWidgetProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { id, value, options, disabled, readonly, placeholder, onChange, onBlur, rawErrors } = props;
-  const [busy, setBusy] = useState(false);
   const action = INPUT_ACTIONS[String(options.action)];
   const text = typeof value === 'string' ? value : '';
 
-  const run = async () => {
-    setBusy(true);
-    try {
-      void message.success(await action.run(text, settingsContext(props), t));
-    } catch (err) {
-      void message.error((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const [run, busy] = useAction(() => action.run(text, settingsContext(props), t), { success: (done) => done });
 
   return (
     <Space.Compact style={{ width: '100%' }}>

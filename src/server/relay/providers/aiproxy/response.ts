@@ -4,9 +4,10 @@
  * the text as a numbered Markdown list, as the reference does. The API reports no token
  * counts: the answer's text goes back for local counting.
  */
-import { chatCompletion, newId, nowSeconds } from '../common/chunks';
+import { chatCompletion, newId } from '../common/chunks';
 import { arr, isRecord, num, obj, str } from '../common/json';
 import type { ParsedResponse, UpstreamError } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 /** The reference's references block: `\n\n参考文档：\n1. [title](url)\n…`, nothing without documents. */
 export function documentsMarkdown(documents: unknown): string {

@@ -3,10 +3,11 @@
  * embeddings `{data: [{object, embedding, index}], usage}`. Errors come as
  * `{error_code, error_msg}`, usually on HTTP 200: the code decides what they mean here.
  */
-import { chatCompletion, newId, nowSeconds } from '../common/chunks';
+import { chatCompletion, newId } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { arr, isRecord, num, obj, parseJson, str } from '../common/json';
 import type { ParsedResponse, UpstreamError, Usage } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 /** Error codes of a refused or expired access token, of a rate limit, of a bad request. */
 const TOKEN_CODES = new Set([110, 111, 100, 6, 13, 14]);

@@ -1,8 +1,9 @@
 /** Bedrock Converse answers -> OpenAI chat: usage, stop reasons and the content blocks. */
-import { chatCompletion, newId, nowSeconds, type ToolCallOut } from '../common/chunks';
+import { chatCompletion, newId, type ToolCallOut } from '../common/chunks';
 import { finishReasonFromClaude, usageFromClaude } from '../claude/usage';
 import { type JsonObject, arr, isRecord, obj, str } from '../common/json';
 import type { ParsedResponse, Usage } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 /** Converse's usage is Claude's under other names (`inputTokens` leave the cache reads and writes out). */
 export function usageFromConverse(raw: unknown): Usage | undefined {

@@ -1,9 +1,10 @@
 /** Claude Messages answer -> OpenAI chat completion (docs/relay.md#claude). */
-import { chatCompletion, nowSeconds, type ToolCallOut } from '../common/chunks';
+import { chatCompletion, type ToolCallOut } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { arr, isRecord, obj, str } from '../common/json';
 import type { ParsedResponse } from '../types';
 import { finishReasonFromClaude, usageFromClaude } from './usage';
+import { nowSeconds } from '../../../../shared/time';
 
 /** A Claude error object (`{type:"error", error:{...}}`) answered with HTTP 200 is a failure (500). */
 export function claudeBodyError(json: unknown): ParsedResponse['error'] {

@@ -2,12 +2,13 @@
  * The legacy Text Completions API (`/v1/complete`), used only for claude-instant and claude-2
  * (docs/relay.md#claude): the chat becomes one `Human:`/`Assistant:` prompt; answers carry no usage.
  */
-import { type ChunkMeta, chatChunk, chatCompletion, newId, nowSeconds, sseJson, usageChunk } from '../common/chunks';
+import { type ChunkMeta, chatChunk, chatCompletion, newId, sseJson, usageChunk } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
 import { finalUsage } from '../common/usage';
 import type { ParsedResponse, SseEvent, StreamConverter, StreamStep, Usage } from '../types';
 import { claudeBodyError } from './chat-response';
+import { nowSeconds } from '../../../../shared/time';
 
 const MAX_TOKENS_TO_SAMPLE = 4096;
 

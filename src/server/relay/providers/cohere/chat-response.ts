@@ -1,8 +1,9 @@
 /** Cohere's v2 chat answer -> OpenAI `chat.completion`. */
-import { chatCompletion, nowSeconds, type ToolCallOut } from '../common/chunks';
+import { chatCompletion, type ToolCallOut } from '../common/chunks';
 import { arr, obj, str } from '../common/json';
 import type { ParsedResponse } from '../types';
 import { finishReasonFromCohere, usageFromCohere } from './usage';
+import { nowSeconds } from '../../../../shared/time';
 
 /** Text and thinking of a v2 content list (`[{type: "text", text}, {type: "thinking", thinking}]`). */
 export function cohereContent(content: unknown): { text: string; thinking: string } {

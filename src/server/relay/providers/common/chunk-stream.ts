@@ -4,9 +4,10 @@
  * block, and the closing usage chunk a client asked for with `stream_options.include_usage`.
  */
 import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
-import { type ChunkMeta, chatChunk, nowSeconds, sseJson, usageChunk } from './chunks';
+import { type ChunkMeta, chatChunk, sseJson, usageChunk } from './chunks';
 import type { JsonObject } from './json';
 import { finalUsage } from './usage';
+import { nowSeconds } from '../../../../shared/time';
 
 export abstract class ChatChunkStream implements StreamConverter {
   protected readonly meta: ChunkMeta;

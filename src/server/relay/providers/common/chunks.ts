@@ -9,10 +9,6 @@ export interface ChunkMeta {
   model: string;
 }
 
-export function nowSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}
-
 /** `<prefix><random>` ids such as `chatcmpl-…` and `call_…` (the Web Crypto global, no import). */
 export function newId(prefix: string): string {
   return prefix + crypto.randomUUID().replace(/-/g, '');

@@ -6,11 +6,12 @@
  * synthesised at the end for clients that asked when upstream sent none.
  */
 import type { SseEvent, StreamConverter, StreamStep, Usage, UpstreamError } from '../types';
-import { type ChunkMeta, nowSeconds, sseJson, usageChunk } from './chunks';
+import { type ChunkMeta, sseJson, usageChunk } from './chunks';
 import { errorFromBody } from './errors';
 import { arr, isRecord, type JsonObject, num, obj, parseJson, str } from './json';
 import { choicesText } from './openai-text';
 import { finalUsage } from './usage';
+import { nowSeconds } from '../../../../shared/time';
 
 export interface OpenAIStreamOptions {
   /** The client sent `stream_options.include_usage: true`. */

@@ -1,8 +1,9 @@
 /** Dify's blocking answer -> OpenAI `chat.completion` (its id is the Dify conversation id). */
-import { chatCompletion, nowSeconds } from '../common/chunks';
+import { chatCompletion } from '../common/chunks';
 import { obj, str } from '../common/json';
 import { usageFromOpenAI } from '../common/usage';
 import type { ParsedResponse } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 export function openaiChatFromDify(json: unknown, model: string): ParsedResponse {
   const answer = obj(json);

@@ -1,10 +1,11 @@
 /** Gemini generateContent answer -> OpenAI chat completion (docs/relay.md#gemini). */
-import { newId, nowSeconds } from '../common/chunks';
+import { newId } from '../common/chunks';
 import { arr, obj } from '../common/json';
 import { openaiUsageBody } from '../common/usage';
 import type { ParsedResponse } from '../types';
 import { candidateOutput } from './parts';
 import { finishReasonFromGemini, usageFromGemini } from './usage';
+import { nowSeconds } from '../../../../shared/time';
 
 export function openaiResponseFromGemini(json: unknown, model: string): ParsedResponse {
   const answer = obj(json);

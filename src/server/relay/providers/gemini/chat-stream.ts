@@ -4,13 +4,14 @@
  * running index. Usage is the last event's; without any, the local count (Ours: the
  * reference billed nothing).
  */
-import { type ChunkMeta, chatChunk, newId, nowSeconds, sseJson, usageChunk } from '../common/chunks';
+import { type ChunkMeta, chatChunk, newId, sseJson, usageChunk } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, arr, isRecord, obj, parseJson } from '../common/json';
 import { finalUsage } from '../common/usage';
 import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
 import { candidateOutput } from './parts';
 import { finishReasonFromGemini, usageFromGemini } from './usage';
+import { nowSeconds } from '../../../../shared/time';
 
 export class GeminiToOpenAIStream implements StreamConverter {
   private readonly meta: ChunkMeta;

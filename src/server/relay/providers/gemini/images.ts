@@ -1,7 +1,8 @@
 /** OpenAI image generation <-> Imagen `:predict` (docs/relay.md#gemini). */
-import { nowSeconds } from '../common/chunks';
+
 import { type JsonObject, arr, obj, str } from '../common/json';
 import { ProviderRequestError, type ParsedResponse } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 const ASPECT_RATIOS: Record<string, string> = { '1024x1024': '1:1', '1024x1792': '9:16', '1792x1024': '16:9' };
 /** Imagen bills per image; the reference reports 258 prompt tokens for each. */

@@ -3,10 +3,11 @@
  * FinishReason}], Usage: {PromptTokens, CompletionTokens, TotalTokens}, RequestId}}`; errors
  * `{Response: {Error: {Code, Message}, RequestId}}`, on HTTP 200 as well.
  */
-import { chatCompletion, newId, nowSeconds } from '../common/chunks';
+import { chatCompletion, newId } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { arr, isRecord, num, obj, parseJson, str } from '../common/json';
 import type { ParsedResponse, UpstreamError, Usage } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 /** Error codes that mean the key (signature, secret id) is refused, or a limit reached. */
 function statusOf(code: string): number {

@@ -5,10 +5,11 @@
  * last frame and carries the usage; a non-zero `header.code` is an error (and the last frame).
  * A caller that did not stream gets the frames joined into one answer.
  */
-import { chatCompletion, newId, nowSeconds } from '../common/chunks';
+import { chatCompletion, newId } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, arr, isRecord, num, obj, parseJson, str } from '../common/json';
 import type { ParsedResponse, UpstreamError, Usage } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 /** Codes of refused content or parameters, of exhausted licences and limits, of a refused key. */
 const REQUEST_CODES = new Set([10013, 10014, 10019, 10907, 10160, 10161, 10162, 10163]);

@@ -3,11 +3,12 @@
  * [{role, content}], usage}}`. The content comes JSON-quoted (`"\"Hello\""`); a refusal is
  * `success: false` with `code` and `msg`, also on HTTP 200.
  */
-import { chatCompletion, newId, nowSeconds } from '../common/chunks';
+import { chatCompletion, newId } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { arr, isRecord, obj, parseJson, str } from '../common/json';
 import { usageFromOpenAI } from '../common/usage';
 import type { ParsedResponse, UpstreamError } from '../types';
+import { nowSeconds } from '../../../../shared/time';
 
 /** The answer's text: Zhipu sends it as a JSON string literal (quotes escaped inside), else bare. */
 export function unquote(content: string): string {

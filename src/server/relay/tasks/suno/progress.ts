@@ -9,6 +9,7 @@ import type { TaskRow } from '../../../services/tasks/task.repository';
 import { refundTask, updateTask } from '../task-ledger';
 import { isObject, pollTaskUpstream } from '../task-upstream';
 import type { TaskPlatform } from '../task-platform';
+import { nowSeconds } from '../../../../shared/time';
 
 const KNOWN_STATUSES = new Set(['NOT_START', 'SUBMITTED', 'QUEUED', 'IN_PROGRESS', 'FAILURE', 'SUCCESS', 'UNKNOWN']);
 
@@ -42,7 +43,7 @@ async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRo
     return;
   }
   const byId = new Map(rows.map((r) => [r.task_id, r]));
-  const now = Math.floor(Date.now() / 1000);
+  const now = nowSeconds();
   for (const item of reply.data) {
     if (!isObject(item) || typeof item.task_id !== 'string') continue;
     const row = byId.get(item.task_id);

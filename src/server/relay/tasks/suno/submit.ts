@@ -14,6 +14,7 @@ import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
 import { authenticateTaskCaller, channelFor } from '../task-caller';
 import type { TaskReply } from '../midjourney/submit';
 import { invalidRequest, SunoError } from './task-error';
+import { nowSeconds } from '../../../../shared/time';
 
 const SUBMIT_TIMEOUT_MS = 60_000;
 export const SUNO_ACTIONS = { music: 'MUSIC', lyrics: 'LYRICS' } as const;
@@ -67,7 +68,7 @@ export async function submitSuno(rt: RelayRuntime, request: RelayRequest, action
   }
 
   const price = taskPrice(rt.ctx, model, caller.payer.group);
-  const nowS = Math.floor(Date.now() / 1000);
+  const nowS = nowSeconds();
   const startedAt = Date.now();
   const held = await holdTask(rt, 'tasks', caller.payer, price.quota, {
     user_id: caller.payer.userId,
@@ -121,7 +122,7 @@ export async function submitSuno(rt: RelayRuntime, request: RelayRequest, action
       other: { model_price: price.price, group_ratio: price.groupRatio, admin_info: { use_channel: [String(channel.id)] } },
       useTime: Math.floor((Date.now() - startedAt) / 1000),
     },
-    { task_id: taskId.slice(0, 191), status: 'NOT_START', updated_at: Math.floor(Date.now() / 1000) },
+    { task_id: taskId.slice(0, 191), status: 'NOT_START', updated_at: nowSeconds() },
   );
   return { status: 200, body: answer.text };
 }

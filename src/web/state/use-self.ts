@@ -1,8 +1,12 @@
-/** The signed-in user's full record (GET /api/user/self), reloaded after each change made here. */
+/**
+ * The signed-in user's full record from the server (GET /api/user/self): balance, usage,
+ * bindings, invitation figures. Pages call `reload` after each change they make. What only
+ * decides what to show (role, name) comes from the stored user instead (use-stored-user).
+ */
 import { App } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import type { StoredUser } from '../../auth-provider';
-import { api } from '../../state/wire';
+import type { StoredUser } from '../auth-provider';
+import { api } from './wire';
 
 export interface SelfRecord extends StoredUser {
   email: string;
