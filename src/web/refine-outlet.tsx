@@ -11,7 +11,7 @@ import { Outlet } from 'react-router';
 import { RESOURCES } from '../../resources';
 import { i18nProvider } from './i18n';
 import { useToastNotificationProvider } from './state/toast-notifications';
-import { accessControlProvider, authProvider, wireDeps } from './state/wire';
+import { accessControlProvider, authProvider, wireDeps } from './state/resource-wire';
 import { createDataProvider } from './wire/data-provider';
 
 /**

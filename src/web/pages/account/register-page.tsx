@@ -3,16 +3,18 @@
  * when verification is on (resend locked 30 s); the bot check; `aff` sent as `aff_code`.
  */
 import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Typography } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
+import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
 import { useRememberedAff } from './remember-aff';
 import { useCountdown } from './use-countdown';
 import { useTurnstile } from './use-turnstile';
+import { useApp } from '../../state/feedback-app';
 
 interface RegisterValues {
   username?: string;
@@ -26,7 +28,7 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 export function RegisterPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const status = usePublicStatus();
   const aff = useRememberedAff();
@@ -128,9 +130,9 @@ export function RegisterPage() {
         </Button>
       </Form>
       <div className="sy-account-links">
-        <Typography.Text type="secondary">
+        <PlainText type="secondary">
           {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.loginLink')}</Link>
-        </Typography.Text>
+        </PlainText>
       </div>
     </AccountCard>
   );

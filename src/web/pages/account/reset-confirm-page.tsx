@@ -2,17 +2,18 @@
  * /user/reset?email&token (seed 000 §2): confirms the reset; the server answers the new
  * password, which is shown and copied to the clipboard.
  */
-import { Alert, App, Button, Form, Input } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
 import { AccountCard } from './account-card';
+import { useApp } from '../../state/feedback-app';
 
 export function ResetConfirmPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const copy = useCopy();
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';

@@ -3,18 +3,20 @@
  * request, with a countdown; the bot check when on.
  */
 import { MailOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Typography } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../state/wire';
+import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
 import { useCountdown } from './use-countdown';
 import { useTurnstile } from './use-turnstile';
+import { useApp } from '../../state/feedback-app';
 
 export function ResetRequestPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const turnstile = useTurnstile();
   const countdown = useCountdown();
   const [busy, setBusy] = useState(false);
@@ -49,9 +51,9 @@ export function ResetRequestPage() {
         </Button>
       </Form>
       <div className="sy-account-links">
-        <Typography.Text type="secondary">
+        <PlainText type="secondary">
           {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.loginLink')}</Link>
-        </Typography.Text>
+        </PlainText>
       </div>
     </AccountCard>
   );

@@ -1,15 +1,16 @@
 /** WeChat sign-in: scan the official account's QR code, then enter the code it replies (valid 3 minutes). */
-import { App, Button, Image, Input, Modal, Space, Typography } from 'antd';
+import { Button, Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StoredUser } from '../../auth-provider';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { useFinishLogin } from './use-finish-login';
+import { useApp } from '../../state/feedback-app';
 
 export function WeChatLoginModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const status = usePublicStatus();
   const finish = useFinishLogin();
   const [code, setCode] = useState('');

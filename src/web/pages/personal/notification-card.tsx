@@ -2,7 +2,7 @@
  * Notification settings: how quota warnings arrive (email, or an https webhook sent as POST
  * with the secret as a Bearer header) and below which quota; PUT /api/user/setting.
  */
-import { AutoComplete, App, Button, Card, Form, Input, Radio } from 'antd';
+import { AutoComplete, Button, Card, Form, Input, Radio } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displayQuota, quotaView } from '../../crud/quota-format';
@@ -10,10 +10,11 @@ import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { isHttpsUrl, THRESHOLD_PRESETS, toNotificationForm, toSettingBody, type NotificationForm } from './notification-settings';
 import type { SelfRecord } from './use-self';
+import { useApp } from '../../state/feedback-app';
 
 export function NotificationCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const view = quotaView(usePublicStatus());
   const [form] = Form.useForm<NotificationForm>();
   const type = Form.useWatch('notify_type', form);

@@ -1,8 +1,8 @@
 /** The signed-in user's full record (GET /api/user/self), reloaded after each change made here. */
-import { App } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import type { StoredUser } from '../../auth-provider';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export interface SelfRecord extends StoredUser {
   email: string;
@@ -24,7 +24,7 @@ export interface SelfRecord extends StoredUser {
 }
 
 export function useSelf(): { self: SelfRecord | undefined; reload: () => void } {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [self, setSelf] = useState<SelfRecord>();
   const reload = useCallback(() => {
     api

@@ -1,13 +1,14 @@
 /** Binding WeChat: scan the official account's QR code, enter the code it replies (GET /api/oauth/wechat/bind). */
-import { App, Image, Input, Modal, Space, Typography } from 'antd';
+import { Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export function WeChatBindModal({ open, onClose, onBound }: { open: boolean; onClose: () => void; onBound: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const status = usePublicStatus();
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);

@@ -1,7 +1,7 @@
 /** The signed-in user's own record (`GET /api/user/self`): balance, usage, group. */
-import { App } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export interface SelfRecord {
   id: number;
@@ -13,7 +13,7 @@ export interface SelfRecord {
 }
 
 export function useSelf(): { self: SelfRecord | undefined; reload: () => void } {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [self, setSelf] = useState<SelfRecord | undefined>();
   const reload = useCallback(() => {
     api

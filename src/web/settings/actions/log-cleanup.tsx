@@ -4,15 +4,16 @@
  * many were cleaned.
  */
 import { DeleteOutlined } from '@ant-design/icons';
-import { App, Button, DatePicker, Space, Typography } from 'antd';
+import { Button, DatePicker, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export function LogCleanup() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const [when, setWhen] = useState<Dayjs | null>(() => dayjs().subtract(1, 'month'));
   const [busy, setBusy] = useState(false);
 

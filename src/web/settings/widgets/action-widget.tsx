@@ -3,11 +3,12 @@
  * key's `x-ui.action` names (registered in INPUT_ACTIONS). Today: `oidc-discover`.
  */
 import { CloudDownloadOutlined } from '@ant-design/icons';
-import { App, Button, Input, Space } from 'antd';
+import { Button, Input, Space } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { discoveredValues, fetchDiscovery } from '../actions/oidc-discover';
 import { settingsContext, type SettingsFormContext, type SettingsWidgetProps } from '../form-context';
+import { useApp } from '../../state/feedback-app';
 
 interface InputAction {
   labelKey: string;
@@ -36,7 +37,7 @@ const INPUT_ACTIONS: Record<string, InputAction> = {
 
 export function ActionWidget(props: SettingsWidgetProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { id, value, options, disabled, readonly, placeholder, onChange, onBlur, rawErrors } = props;
   const [busy, setBusy] = useState(false);
   const action = INPUT_ACTIONS[String(options.action)];
