@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 function latin1Comments(file) {
   const text = readFileSync(file, 'utf8');
-  const narrowed = text.replace(/[^\u0000-\u00ff]/g, '?');
+  const narrowed = text.replace(/[\u0100-\uffff]/g, '?');
   if (narrowed !== text) writeFileSync(file, narrowed);
 }
 

@@ -16,6 +16,8 @@ const DEFAULTS = {
   tokens: 10_000,
   channels: 1_000,
   dbRepeats: 20, // runs of each console query of the database benchmark
+  consoleLoads: 7, // counted cold loads of each timed console route (sign-in form, channel rows)
+  consoleChannels: 200, // channels in the list whose rows are timed
   profile: 0, // 1: run the gateway (logging on) with --cpu-prof and print where its time goes
 };
 

@@ -6,14 +6,26 @@
 // after content decoding (Network.getResponseBody). Routes: /login signed out, and /channel
 // signed in as root (session cookie and stored user of a login through the console API).
 // Also every JavaScript file of the build, to show the routes are split.
+//
+// Then how soon the console is usable, cold (a fresh browser context each load, the cache
+// disabled), on loopback: from navigation start until the sign-in form is usable (password
+// field and submit button shown and enabled), and until /channel shows rows of a list of
+// `consoleChannels` channels (created through the console API before, deleted after), signed
+// in as root. The median of `consoleLoads` loads each, after one load that is not counted (the
+// server's first answers warm its file and database caches).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, printTable } from '../lib/report.mjs';
-import { buildServer, npmScript, removeGatewayFiles, ROOT, rootClient, stale, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { buildServer, createChannel, npmScript, removeGatewayFiles, ROOT, rootClient, stale, startGateway, stopGateway } from '../lib/gateway.mjs';
+import { percentile } from '../lib/stats.mjs';
 
 const WEB_DIR = join(ROOT, 'dist/web');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const BUDGET_BYTES = 300 * 1024;
+const BUDGET_BYTES = 150 * 1024;
+const LOGIN_USABLE_GOAL_MS = 400;
+const CHANNEL_ROWS_GOAL_MS = 800;
+/** Channels per create call when seeding the list (one channel per key line). */
+const CHANNELS_PER_CREATE = 50;
 
 /** Builds the console when dist/web is missing or older than its sources (scripts/start.mjs's rule). */
 export async function ensureWebBuild(log) {
@@ -45,11 +57,7 @@ async function measureRoute(browser, url, route, { session, ready }) {
   const origin = new URL(url).origin;
   const context = await browser.newContext();
   try {
-    if (session) {
-      const eq = session.cookie.indexOf('=');
-      await context.addCookies([{ name: session.cookie.slice(0, eq), value: session.cookie.slice(eq + 1), url }]);
-      await context.addInitScript((user) => localStorage.setItem('user', JSON.stringify(user)), session.user);
-    }
+    if (session) await signIn(context, url, session);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     const requests = new Map();
@@ -107,9 +115,103 @@ async function measureRoute(browser, url, route, { session, ready }) {
   }
 }
 
-/** `root`: an ApiClient signed in as root on the gateway at `url` (for /channel). */
-export async function measureConsoleWeight(url, log, { root } = {}) {
-  const result = { routes: [], all: allBuiltScripts(), errors: [] };
+/**
+ * Runs in the page before its own scripts (an init script): notes in `window.__syReadyAt`
+ * the time (ms since navigation start) of the first frame at which `kind` holds, checked at
+ * the frame after every DOM change. Self-contained: playwright sends its source to the page.
+ */
+function installReadyProbe(kind) {
+  const shown = (el) => {
+    if (!el) return false;
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && style.display !== 'none';
+  };
+  const holds = {
+    // The sign-in form can be filled in and sent.
+    'login form': () => {
+      const password = document.querySelector('input[type=password]');
+      const submit = password?.form?.querySelector('button[type=submit]');
+      return shown(password) && !password.disabled && !password.readOnly && shown(submit) && !submit.disabled;
+    },
+    'channel rows': () => shown(document.querySelector('.ant-table-tbody tr.ant-table-row')),
+  }[kind];
+  let queued = false;
+  const check = () => {
+    queued = false;
+    if (window.__syReadyAt === undefined && holds()) {
+      window.__syReadyAt = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(() => {
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(check);
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+}
+
+/** One cold load of `route` (fresh context, cache disabled): ms from navigation start until `kind` holds. */
+async function timeReady(browser, url, route, { session, kind }) {
+  const context = await browser.newContext();
+  try {
+    if (session) await signIn(context, url, session);
+    await context.addInitScript(installReadyProbe, kind);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await page.goto(`${url}${route}`, { waitUntil: 'commit', timeout: 30_000 });
+    const handle = await page.waitForFunction(() => window.__syReadyAt, undefined, { timeout: 30_000, polling: 50 });
+    const ms = await handle.jsonValue();
+    const landed = new URL(page.url()).pathname;
+    if (landed !== route) throw new Error(`${route}: the console went to ${landed}`);
+    return ms;
+  } finally {
+    await context.close();
+  }
+}
+
+/** `loads` cold loads after one not counted; the times (ms) and their median. */
+async function readyTimes(browser, url, route, options, loads) {
+  await timeReady(browser, url, route, options);
+  const ms = [];
+  for (let i = 0; i < loads; i++) ms.push(await timeReady(browser, url, route, options));
+  return { route, kind: options.kind, ms, median: percentile(ms, 50), min: Math.min(...ms), max: Math.max(...ms) };
+}
+
+/** `count` channels through the console API (CHANNELS_PER_CREATE per create); their ids. */
+async function seedChannels(root, count) {
+  const ids = [];
+  for (let made = 0, batch = 0; made < count; batch++) {
+    const n = Math.min(CHANNELS_PER_CREATE, count - made);
+    const key = Array.from({ length: n }, (_, i) => `sk-bench-console-${batch}-${i}`).join('\n');
+    ids.push(...(await createChannel(root, { name: `bench-console-${batch}`, key, base_url: 'http://127.0.0.1:9', models: 'gpt-4o-mini,gpt-4o' })));
+    made += n;
+  }
+  return ids;
+}
+
+async function deleteChannels(root, ids) {
+  const res = await root.post('/api/channel/batch', { ids });
+  if (res.status !== 200 || !res.body?.success) throw new Error(`deleting the seeded channels: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+}
+
+/** The session cookie and stored user of `session` (an ApiClient signed in), handed to a context. */
+async function signIn(context, url, session) {
+  const eq = session.cookie.indexOf('=');
+  await context.addCookies([{ name: session.cookie.slice(0, eq), value: session.cookie.slice(eq + 1), url }]);
+  await context.addInitScript((user) => localStorage.setItem('user', JSON.stringify(user)), session.user);
+}
+
+/**
+ * `root`: an ApiClient signed in as root on the gateway at `url` (for /channel);
+ * `loads`: counted cold loads per timed route; `channels`: the size of the timed channel list.
+ */
+export async function measureConsoleWeight(url, log, { root, loads = 7, channels = 200 } = {}) {
+  const result = { routes: [], timings: [], all: allBuiltScripts(), errors: [] };
   let browser;
   try {
     const { chromium } = await import('playwright-core');
@@ -128,6 +230,7 @@ export async function measureConsoleWeight(url, log, { root } = {}) {
         log(`console weight ${route}: ${message}`);
       }
     }
+    await timeConsole(browser, url, log, { root, loads, channels }, result);
   } catch (err) {
     const message = String(err.message ?? err).split('\n')[0];
     result.errors.push({ route: '*', message });
@@ -138,6 +241,31 @@ export async function measureConsoleWeight(url, log, { root } = {}) {
   result.allDisk = result.all.reduce((n, s) => n + s.disk, 0);
   result.print = () => printConsole(result);
   return result;
+}
+
+/** The "usable" times: the sign-in form, then the channel list of `channels` seeded channels. */
+async function timeConsole(browser, url, log, { root, loads, channels }, result) {
+  const attempt = async (name, fn) => {
+    try {
+      result.timings.push(await fn());
+    } catch (err) {
+      const message = String(err.message ?? err).split('\n')[0];
+      result.errors.push({ route: name, message });
+      log(`console ${name}: ${message}`);
+    }
+  };
+  log(`console: sign-in form usable, ${loads} cold loads ...`);
+  await attempt('login form', () => readyTimes(browser, url, '/login', { kind: 'login form' }, loads));
+  await attempt(`channel rows`, async () => {
+    if (!root?.user) throw new Error('no signed-in root session');
+    log(`console: /channel rows with ${channels} channels, ${loads} cold loads ...`);
+    const ids = await seedChannels(root, channels);
+    try {
+      return { ...(await readyTimes(browser, url, '/channel', { session: root, kind: 'channel rows' }, loads)), channels: ids.length };
+    } finally {
+      await deleteChannels(root, ids);
+    }
+  });
 }
 
 function printConsole(result) {
@@ -154,6 +282,20 @@ function printConsole(result) {
     );
     console.log(`Everything ${r.route} loaded from the gateway (document, scripts, styles, API, ...): ${r.everything.count} responses, ${fmt.kb(r.everything.wire)} over the wire, ${fmt.kb(r.everything.decoded)} decoded.`);
   }
+  if (result.timings.length) {
+    printTable(
+      'Console usable, cold cache, loopback (ms from navigation start; one uncounted load first)',
+      [
+        ['route', (t) => `${t.route}${t.channels ? ` (${t.channels} channels)` : ''}`],
+        ['until', 'kind'],
+        ['median', (t) => fmt.ms(t.median, 0)],
+        ['min', (t) => fmt.ms(t.min, 0)],
+        ['max', (t) => fmt.ms(t.max, 0)],
+        ['loads', (t) => t.ms.map((ms) => ms.toFixed(0)).join(' ')],
+      ],
+      result.timings,
+    );
+  }
   for (const e of result.errors) console.log(`Console ${e.route}: not measured: ${e.message}`);
   console.log(`Every built chunk together: ${fmt.kb(result.allDisk)} on disk in ${result.all.length} files.`);
 }
@@ -162,7 +304,7 @@ export function consoleGoals(result, goals) {
   const login = result.routes.find((r) => r.route === '/login');
   const failed = login ? undefined : `not measured: ${result.errors.map((e) => `${e.route} ${e.message}`).join('; ')}`;
   goals.add(
-    'console JavaScript to show /login ≤ 300 KB over the wire (as served to Chromium)',
+    `console JavaScript to show /login ≤ ${BUDGET_BYTES / 1024} KB over the wire (as served to Chromium)`,
     failed ? undefined : login.wire <= BUDGET_BYTES && login.fromCache === 0,
     failed ?? `${fmt.kb(login.wire)} over the wire (${[...new Set(login.scripts.map((s) => s.encoding))].join(', ')}), ${fmt.kb(login.decoded)} decoded, in ${login.scripts.length} files`,
   );
@@ -177,17 +319,30 @@ export function consoleGoals(result, goals) {
   goals.add(
     'console /channel (signed in) measured as served',
     channel ? true : undefined,
-    channel ? `${fmt.kb(channel.wire)} of JavaScript over the wire, ${fmt.kb(channel.decoded)} decoded, in ${channel.scripts.length} files` : `not measured: ${result.errors.find((e) => e.route !== '/login')?.message ?? '?'}`,
+    channel ? `${fmt.kb(channel.wire)} of JavaScript over the wire, ${fmt.kb(channel.decoded)} decoded, in ${channel.scripts.length} files` : `not measured: ${result.errors.find((e) => e.route === '/channel')?.message ?? '?'}`,
+  );
+  timeGoal(result, goals, 'login form', `console /login form usable ≤ ${LOGIN_USABLE_GOAL_MS} ms (cold cache, loopback, median)`, LOGIN_USABLE_GOAL_MS);
+  timeGoal(result, goals, 'channel rows', `console /channel with many channels shows rows ≤ ${CHANNEL_ROWS_GOAL_MS} ms (cold cache, signed in as root, median)`, CHANNEL_ROWS_GOAL_MS);
+}
+
+function timeGoal(result, goals, kind, name, goalMs) {
+  const t = result.timings.find((x) => x.kind === kind);
+  goals.add(
+    name,
+    t ? t.median <= goalMs : undefined,
+    t
+      ? `median ${t.median.toFixed(0)} ms of ${t.ms.length} loads (${t.min.toFixed(0)}–${t.max.toFixed(0)} ms)${t.channels ? `, ${t.channels} channels` : ''}`
+      : `not measured: ${result.errors.find((e) => e.route === kind)?.message ?? '?'}`,
   );
 }
 
 /** `npm run bench -- console`: the console weight alone, on a gateway of its own. */
-export async function consoleSuite(_settings, goals, log) {
+export async function consoleSuite(settings, goals, log) {
   await buildServer(log);
   await ensureWebBuild(log);
   const gw = await startGateway({ name: 'console' });
   try {
-    const result = await measureConsoleWeight(gw.url, log, { root: await rootClient(gw) });
+    const result = await measureConsoleWeight(gw.url, log, { root: await rootClient(gw), loads: settings.consoleLoads, channels: settings.consoleChannels });
     result.print();
     consoleGoals(result, goals);
     return result;

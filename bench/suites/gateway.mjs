@@ -172,7 +172,7 @@ export async function gatewaySuite(settings, goals, log) {
 
     // 4. Console weight, served by the gateway.
     log('console weight (/login and /channel in Chromium, bytes as served) ...');
-    results.console = await measureConsoleWeight(gw.url, log, { root: gw.root ?? (await rootClient(gw)) });
+    results.console = await measureConsoleWeight(gw.url, log, { root: gw.root ?? (await rootClient(gw)), loads: settings.consoleLoads, channels: settings.consoleChannels });
 
     log('stopping the gateways and reading the ledger ...');
     await stopGateway(gw);

@@ -263,6 +263,15 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
     await server.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true, preCompressed: true, setHeaders: varyByEncoding });
   }
   const webLimit = rateLimitHook(ctx.rateLimiter, 'GW', ctx.config.globalWebRateLimit);
+  // The SPA entry must never be cached. sendFile's own cache options do not hold: when the
+  // build wrote no compressed copy of index.html (it is under precompress's minimum size),
+  // @fastify/static falls back to the plain file without them, with the assets' year-long
+  // immutable header. So the header is set once the reply is ready.
+  const entryReplies = new WeakSet<FastifyReply>();
+  server.addHook('onSend', async (_request, reply, payload) => {
+    if (entryReplies.has(reply)) reply.header('cache-control', 'no-cache');
+    return payload;
+  });
   server.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     if (path.startsWith('/api/') || path === '/api' || !hasConsole || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -281,9 +290,9 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
     }
     await webLimit.call(server, request, reply);
     if (reply.sent) return reply;
-    // The plugin's own cache header would override ours (a year, immutable): a new console
-    // must reach browsers at their next visit.
-    return reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', root, { cacheControl: false });
+    // A new console must reach browsers at their next visit (see `entryReplies`).
+    entryReplies.add(reply);
+    return reply.header('vary', 'accept-encoding').sendFile('index.html', root, { cacheControl: false });
   });
 }
 

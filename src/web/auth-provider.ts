@@ -65,10 +65,10 @@ export const isAdmin = (user: Pick<StoredUser, 'role'> | undefined) => hasRole(u
 
 /**
  * Where a password login lands: the API tokens page (docs/console.md#account-pages) once that screen is
- * declared, otherwise the personal page.
+ * declared (`listPaths`: the resources' list paths), otherwise the personal page.
  */
-export function landingAfterLogin(resources: ResourceDefinition[]): string {
-  return resources.some((r) => r.routes.list === '/token') ? '/token' : '/personal';
+export function landingAfterLogin(listPaths: readonly string[]): string {
+  return listPaths.includes('/token') ? '/token' : '/personal';
 }
 
 /** `POST /api/user/login`; stores the returned user. Throws the server's message. */
@@ -95,7 +95,7 @@ export function createAuthProvider(api: Api, resources: ResourceDefinition[]): A
     async login(params: LoginParams) {
       try {
         await login(api, params);
-        return { success: true, redirectTo: landingAfterLogin(resources) };
+        return { success: true, redirectTo: landingAfterLogin(resources.map((r) => r.routes.list)) };
       } catch (error) {
         return { success: false, error: error as Error };
       }

@@ -3,9 +3,10 @@
  * The choice is kept locally under `language`. The `server` namespace translates the
  * server's Chinese messages (its keys are those exact strings); unknown ones show as sent.
  *
- * Only Chinese is bundled with the entry: the English texts are a chunk of their own, loaded
- * when English is stored or chosen, so the first page of a Chinese visitor does not carry
- * them. `i18nReady` settles once the stored language's texts are there; the console renders
+ * Only Chinese is bundled with the entry, and of it only the frame's and the public pages'
+ * texts: the signed-in screens' come with them (`console-texts.ts`); the English texts are a
+ * chunk of their own, loaded when English is stored or chosen, so the first page of a Chinese
+ * visitor carries neither. `i18nReady` settles once the stored language's texts are there; the console renders
  * after it, so an English visitor never sees Chinese first.
  */
 import i18n from 'i18next';

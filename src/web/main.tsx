@@ -1,17 +1,9 @@
-// antd 5 needs its React 19 patch before anything renders.
-import '@ant-design/v5-patch-for-react-19';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { i18nReady } from './i18n';
-import './styles.css';
-import { ConsoleApp } from './app';
+/**
+ * The entry: starts loading the screen the address shows (first import, see
+ * `first-screen.ts`), then renders the console once that screen is in, so the first render
+ * already shows it instead of a spinner while its chunk loads.
+ */
+import { firstScreenReady } from './first-screen';
+import { renderConsole } from './console-root';
 
-// After the stored language's texts are in (English is loaded apart), so the first paint is
-// already in that language.
-void i18nReady.then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <ConsoleApp />
-    </StrictMode>,
-  ),
-);
+void firstScreenReady.then(renderConsole);

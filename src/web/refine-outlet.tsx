@@ -11,7 +11,7 @@ import { RESOURCES } from '../../resources';
 import { i18nProvider } from './i18n';
 import { useLabel } from './crud/use-label';
 import { useToastNotificationProvider } from './state/toast-notifications';
-import { accessControlProvider, authProvider, wireDeps } from './state/wire';
+import { accessControlProvider, authProvider, wireDeps } from './state/resource-wire';
 import { createDataProvider } from './wire/data-provider';
 
 /**

@@ -1,11 +1,12 @@
 /**
  * Which console paths this build routes: the hand-written pages and every declared
- * resource's list. The navigation offers only routed screens.
+ * resource's list. The navigation offers only routed screens. From the light path lists,
+ * so the navigation does not load the resource declarations.
  */
-import { RESOURCES } from '../../resources';
+import { RESOURCE_LIST_PATHS } from '../../resources/list-paths';
 import { PAGE_PATHS } from './pages/page-paths';
 
-const ROUTED = new Set<string>([...PAGE_PATHS, ...RESOURCES.map((r) => r.routes.list)]);
+const ROUTED = new Set<string>([...PAGE_PATHS, ...RESOURCE_LIST_PATHS]);
 
 export function isRouted(path: string): boolean {
   return ROUTED.has(path);

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import zh from '../../src/web/locales/zh.json';
+import zhFirstPage from '../../src/web/locales/zh.json';
+import zhConsole from '../../src/web/locales/zh-console.json';
 import en from '../../src/web/locales/en.json';
 import { RESOURCES } from '../../resources';
 import { SIDE_NAV } from '../../src/web/layout/nav-model';
@@ -38,6 +39,8 @@ function declaredKeys(value: unknown): string[] {
   return Object.entries(value).flatMap(([k, v]) => (/Key$/.test(k) && typeof v === 'string' ? (I18N_KEY.test(v) ? [v] : []) : declaredKeys(v)));
 }
 
+// Chinese comes in two files (the first page's texts, the signed-in screens'), one table at run time.
+const zh = { ...zhFirstPage, ...zhConsole };
 const zhKeys = new Set(flatten(zh));
 
 describe('console locales', () => {
@@ -65,5 +68,18 @@ describe('console locales', () => {
     );
     expect(used.length).toBeGreaterThan(50);
     expect([...new Set(used)].filter((k) => !zhKeys.has(k))).toEqual([]);
+  });
+
+  it('keep each Chinese section in one of its two files', () => {
+    expect(Object.keys(zhFirstPage).filter((section) => section in zhConsole)).toEqual([]);
+  });
+
+  it('give the frame and the public pages their texts with the first page (zh.json)', () => {
+    const web = join(dirname(fileURLToPath(import.meta.url)), '../../src/web');
+    const firstPageKeys = new Set(flatten(zhFirstPage));
+    const publicFiles = ['layout', 'pages/account', 'pages/home', 'pages/about', 'pages/pricing'].flatMap((dir) => sourceFiles(join(web, dir)));
+    const used = publicFiles.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([a-zA-Z][\w]*(?:\.[\w]+)+)'/g)].map((m) => m[1]));
+    expect(used.length).toBeGreaterThan(20);
+    expect([...new Set(used)].filter((k) => !firstPageKeys.has(k))).toEqual([]);
   });
 });

@@ -3,8 +3,8 @@
  * flag whatever happened (docs/console.md#replies-and-errors). Checks that should stop
  * before anything is sent stay with the caller, ahead of `run`.
  */
-import { App } from 'antd';
 import { useState } from 'react';
+import { useApp } from '../state/feedback-app';
 
 export interface ActionMessages<R> {
   /** Success toast, from the action's result; nothing when absent or empty. */
@@ -14,7 +14,7 @@ export interface ActionMessages<R> {
 }
 
 export function useAction<A extends unknown[], R>(work: (...args: A) => Promise<R>, messages: ActionMessages<R> = {}): [run: (...args: A) => Promise<void>, busy: boolean] {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [busy, setBusy] = useState(false);
   const run = async (...args: A) => {
     setBusy(true);

@@ -1,10 +1,10 @@
 /** Loads one public content text (`/api/home_page_content`, `/api/about`). */
-import { App } from 'antd';
 import { useEffect, useState } from 'react';
 import { api } from '../state/wire';
+import { useApp } from '../state/feedback-app';
 
 export function useContent(path: string): { content: string; loading: boolean } {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [state, setState] = useState({ content: '', loading: true });
   useEffect(() => {
     let cancelled = false;

@@ -2,9 +2,10 @@
  * Copies text to the clipboard; when the browser refuses, a dialog shows the text to copy
  * by hand (docs/console.md#replies-and-errors).
  */
-import { App, Input } from 'antd';
+import { Input } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useApp } from '../state/feedback-app';
 
 async function writeClipboard(text: string): Promise<boolean> {
   try {
@@ -17,7 +18,7 @@ async function writeClipboard(text: string): Promise<boolean> {
 
 export function useCopy(): (text: string, successText?: string) => Promise<boolean> {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   return useCallback(
     async (text: string, successText?: string) => {
       if (await writeClipboard(text)) {

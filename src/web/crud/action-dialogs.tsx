@@ -3,13 +3,14 @@
  * edit) and a pick list (test a channel with one of its models). The dialog stays open
  * while the call runs; a form closes when it succeeds, a pick list stays for more picks.
  */
-import { App, Button, Form, Input, List, Modal } from 'antd';
+import { Button, Form, Input, List, Modal } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useLabel } from './use-label';
 import type { Label } from '../../shared/resources/definition';
 import type { DialogDef } from '../../shared/resources/extras';
 import { FormField } from './form-field';
 import { visibleFields } from './form-values';
+import { useApp } from '../state/feedback-app';
 
 type Values = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ interface PickRequest {
 
 function FormDialog({ request, onClose }: { request: FormRequest; onClose: () => void }) {
   const t = useLabel();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
   const values = (Form.useWatch([], form) ?? request.initial) as Values;

@@ -5,18 +5,19 @@
  */
 import { DownloadOutlined } from '@ant-design/icons';
 import type { CrudFilter } from '@refinedev/core';
-import { App, Button } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { useLabel } from './use-label';
 import type { DownloadDef } from '../../shared/resources/extras';
-import { wireDeps } from '../state/wire';
+import { transportDeps } from '../state/wire';
 import { downloadFile, formatBytes } from '../wire/download';
 import { filtersToQuery, joinPath } from '../wire/mappings';
 import { saveBlob } from '../wire/save-blob';
+import { useApp } from '../state/feedback-app';
 
 export function DownloadButton({ download, api, filters }: { download: DownloadDef; api: string; filters: CrudFilter[] }) {
   const t = useLabel();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [busy, setBusy] = useState(false);
   const key = `download:${download.path}`;
 
@@ -25,7 +26,7 @@ export function DownloadButton({ download, api, filters }: { download: DownloadD
     const progress = (bytes: number) => message.open({ key, type: 'loading', duration: 0, content: <span data-testid="download-progress">{t(download.progressKey, { size: formatBytes(bytes) })}</span> });
     progress(0);
     try {
-      const file = await downloadFile(wireDeps, joinPath(api, download.path), filtersToQuery(filters), progress, download.fileName);
+      const file = await downloadFile(transportDeps, joinPath(api, download.path), filtersToQuery(filters), progress, download.fileName);
       saveBlob(file.blob, file.fileName);
       message.open({ key, type: 'success', content: `${t(download.doneKey)} (${formatBytes(file.bytes)})` });
     } catch (err) {

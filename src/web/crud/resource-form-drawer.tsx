@@ -4,7 +4,7 @@
  */
 import { useForm } from '@refinedev/antd';
 import type { BaseKey, HttpError } from '@refinedev/core';
-import { App, Button, Divider, Drawer, Form, Space, Spin } from 'antd';
+import { Button, Divider, Drawer, Form, Space, Spin } from 'antd';
 import { useMemo, useRef } from 'react';
 import { useLabel } from './use-label';
 import type { FormMode, ResourceDefinition } from '../../shared/resources/definition';
@@ -14,6 +14,7 @@ import { FormField } from './form-field';
 import { FormScopeContext } from './form-scope';
 import { followJsonKeys } from './form-json-keys';
 import { defaultValues, fieldsFor, formValuesFromRecord, submittedValues, visibleFields } from './form-values';
+import { useApp } from '../state/feedback-app';
 
 interface ResourceFormDrawerProps {
   resource: ResourceDefinition;
@@ -27,7 +28,7 @@ type Values = Record<string, unknown>;
 export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceFormDrawerProps) {
   const t = useLabel();
   const isMobile = useIsMobile();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const submitting = useRef(false);
   const fields = useMemo(() => fieldsFor(resource.form?.fields ?? [], mode), [resource, mode]);
   const { form, formProps, saveButtonProps, formLoading, onFinish } = useForm<Values, HttpError, Values>({

@@ -8,7 +8,7 @@ import { RESOURCES } from '../../../resources';
 import { ResourceFormDrawer } from './resource-form-drawer';
 import { ResourceList } from './resource-list';
 
-/** antd's Result is needed only for a name no declaration has: its own chunk, as in app.tsx. */
+/** antd's Result is needed only for a name no declaration has: its own chunk (pages/not-found-chunk.ts). */
 const NotFoundPage = lazy(async () => ({ default: (await import('../pages/not-found-page')).NotFoundPage }));
 
 export function ResourceScreen({ name }: { name: string }) {

@@ -3,13 +3,14 @@
  * confirmed when declared, the rest in a "more" menu. A soft-deleted row offers nothing.
  */
 import { MoreOutlined } from '@ant-design/icons';
-import { App, Button, Dropdown, Popconfirm, Space, Tag } from 'antd';
+import { Button, Dropdown, Popconfirm, Space, Tag } from 'antd';
 import { useLabel } from './use-label';
 import { useNavigate } from 'react-router';
 import { useStoredUser } from '../state/use-stored-user';
 import { ROLE_ROOT } from '../../shared/roles';
 import type { ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
 import { matches } from './conditions';
+import { useApp } from '../state/feedback-app';
 
 type Row = Record<string, unknown>;
 
@@ -33,7 +34,7 @@ export function outranks(role: number, field: string | undefined, row: Row): boo
 export function RowActions({ resource, row, busy, run }: RowActionsProps) {
   const t = useLabel();
   const navigate = useNavigate();
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const role = useStoredUser()?.role ?? 0;
   if (isSoftDeleted(resource, row)) return <Tag color="default">{t(resource.softDelete!.labelKey)}</Tag>;
 

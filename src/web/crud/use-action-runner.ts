@@ -5,7 +5,6 @@
  * renders once.
  */
 import { useDataProvider, useInvalidate, type BaseKey } from '@refinedev/core';
-import { App } from 'antd';
 import { useState } from 'react';
 import { useLabel } from './use-label';
 import type { BatchActionDef, Label, ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
@@ -15,6 +14,7 @@ import { useChatLauncher } from './use-chat-launcher';
 import { useActionDialogs } from './action-dialogs';
 import { commaList, fillTemplate } from './cell-values';
 import { buildBody, fillBody } from './conditions';
+import { useApp } from '../state/feedback-app';
 
 type Row = Record<string, unknown>;
 
@@ -36,7 +36,7 @@ function messageValues(row: Row | undefined, result: unknown): Record<string, un
 
 export function useActionRunner(resource: ResourceDefinition) {
   const t = useLabel();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const dataProvider = useDataProvider();
   const invalidate = useInvalidate();
   const copy = useCopy();

@@ -2,18 +2,18 @@
  * The tokens' chat-link action (docs/console.md#lists-and-forms): opens a saved chat link
  * with the row's key put in; with several saved chats the user picks one first.
  */
-import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Label } from '../../shared/resources/definition';
 import { chatEntries, fillChatLink, serverAddressOf } from '../pages/chat/chat-links';
 import { usePublicStatus } from '../state/status-context';
+import { useApp } from '../state/feedback-app';
 
 type Row = Record<string, unknown>;
 type OpenPick = (request: { titleKey: Label; options: string[]; run: (value: string) => Promise<boolean> }) => void;
 
 export function useChatLauncher(openPick: OpenPick): (row: Row) => Promise<boolean> {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const status = usePublicStatus();
   return async (row) => {
     const chats = chatEntries(status.chats);

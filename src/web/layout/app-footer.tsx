@@ -2,10 +2,10 @@
  * The footer (docs/console.md#footer): the configured HTML footer (sanitised), else a default credit with the
  * version. The stored footer is checked every 200 ms, up to 5 times, until it is there.
  */
-import { Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PlainText } from '../components/plain-typography';
 import { readText, STORAGE_KEYS } from '../storage';
 import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus, useStatusFresh } from '../state/status-context';
@@ -63,7 +63,7 @@ export function AppFooter() {
   if (safe) return <div className="sy-footer sy-footer-custom" dangerouslySetInnerHTML={{ __html: safe }} />;
   return (
     <div className="sy-footer">
-      <Typography.Text type="secondary">
+      <PlainText type="secondary">
         {t('footer.credit', { name: status.system_name || DEFAULT_SYSTEM_NAME, version: status.version ?? '' })}{' '}
         <Link to="/about">{t('nav.about')}</Link>
         {status.docs_link && (
@@ -74,7 +74,7 @@ export function AppFooter() {
             </a>
           </>
         )}
-      </Typography.Text>
+      </PlainText>
     </div>
   );
 }

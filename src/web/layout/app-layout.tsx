@@ -2,9 +2,13 @@
  * The console frame: top bar, side navigation (signed-in users; a drawer on phones),
  * the routed page and the footer.
  */
-import { Layout, Spin, theme } from 'antd';
+import { theme } from 'antd';
+// The layout without its Sider (signed-in users only, see SIGNED_IN_CHUNKS).
+import Layout, { Content, Footer, Header } from 'antd/es/layout/layout';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { SIGNED_IN_CHUNKS } from '../chunks';
+import { lazyChunk } from '../lazy-chunk';
 import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus } from '../state/status-context';
 import { useStoredUser } from '../state/use-stored-user';
@@ -14,18 +18,26 @@ import { useIsMobile } from './use-is-mobile';
 import { useSidebarCollapsed } from './use-sidebar-collapsed';
 
 // Loaded when first shown (signed in, or the phone drawer opened): guests, sign-in first,
-// need neither antd's Menu nor its Drawer.
-const SiderNav = lazy(async () => ({ default: (await import('./side-nav')).SiderNav }));
+// need neither antd's Sider nor its Menu nor its Drawer. A signed-in visit loads the first
+// two with its first screen (`screen-preload.ts`).
+const Sider = lazyChunk(SIGNED_IN_CHUNKS.sider);
+const SiderNav = lazyChunk(SIGNED_IN_CHUNKS.sideNav);
 const MobileNavDrawer = lazy(async () => ({ default: (await import('./side-nav')).MobileNavDrawer }));
 
 export const SIDER_WIDTH = 200;
 export const SIDER_COLLAPSED_WIDTH = 60;
 const HEADER_HEIGHT = 56;
 
+// Needed only once a screen has to be waited for (the first one is loaded before the first
+// render, see main.tsx): its code loads then, and the box shows empty for that moment.
+const Spin = lazy(() => import('antd/es/spin'));
+
 export function PageSpinner() {
   return (
     <div className="sy-page-spinner">
-      <Spin />
+      <Suspense fallback={null}>
+        <Spin />
+      </Suspense>
     </div>
   );
 }
@@ -55,34 +67,37 @@ export function AppLayout() {
   const bar = { background: token.colorBgContainer, borderColor: token.colorBorderSecondary };
   return (
     <Layout className="sy-shell" style={{ minHeight: '100vh' }}>
-      <Layout.Header className="sy-header" style={{ ...bar, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px` }}>
+      <Header className="sy-header" style={{ ...bar, height: HEADER_HEIGHT, lineHeight: `${HEADER_HEIGHT}px` }}>
         <TopBar onOpenMenu={openDrawer} />
-      </Layout.Header>
+      </Header>
       <Layout hasSider={Boolean(user) && !isMobile}>
         {user && !isMobile && (
-          <Layout.Sider
-            className="sy-sider"
-            theme="light"
-            width={SIDER_WIDTH}
-            collapsedWidth={SIDER_COLLAPSED_WIDTH}
-            collapsed={collapsed}
-            trigger={null}
-            style={{ ...bar, top: HEADER_HEIGHT, height: `calc(100vh - ${HEADER_HEIGHT}px)` }}
-          >
-            <Suspense fallback={null}>
-              <SiderNav collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
-            </Suspense>
-          </Layout.Sider>
+          // Not preloaded only right after signing in: the page shows without it for that moment.
+          <Suspense fallback={null}>
+            <Sider
+              className="sy-sider"
+              theme="light"
+              width={SIDER_WIDTH}
+              collapsedWidth={SIDER_COLLAPSED_WIDTH}
+              collapsed={collapsed}
+              trigger={null}
+              style={{ ...bar, top: HEADER_HEIGHT, height: `calc(100vh - ${HEADER_HEIGHT}px)` }}
+            >
+              <Suspense fallback={null}>
+                <SiderNav collapsed={collapsed} onToggle={() => setCollapsed(!collapsed)} />
+              </Suspense>
+            </Sider>
+          </Suspense>
         )}
         <Layout className="sy-main">
-          <Layout.Content className="sy-content" style={{ padding: isMobile ? 12 : 24 }}>
+          <Content className="sy-content" style={{ padding: isMobile ? 12 : 24 }}>
             <Suspense fallback={<PageSpinner />}>
               <Outlet />
             </Suspense>
-          </Layout.Content>
-          <Layout.Footer className="sy-footer-bar" style={{ background: 'transparent' }}>
+          </Content>
+          <Footer className="sy-footer-bar" style={{ background: 'transparent' }}>
             <AppFooter />
-          </Layout.Footer>
+          </Footer>
         </Layout>
       </Layout>
       {isMobile && drawerUsed && (

@@ -4,17 +4,18 @@
  * signed in.
  */
 import { IdcardOutlined, LogoutOutlined } from '@ant-design/icons';
-import { App, Avatar, Button, Dropdown, Typography } from 'antd';
+import { Avatar, Button, Dropdown, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { logout, type StoredUser } from '../auth-provider';
 import { isRouted } from '../routes';
 import { api } from '../state/wire';
 import { useIsMobile } from './use-is-mobile';
+import { useApp } from '../state/feedback-app';
 
 export function SignedInMenu({ user }: { user: StoredUser }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const isMobile = useIsMobile();
 

@@ -4,10 +4,12 @@
  * On phones the links move into the navigation drawer behind the menu button.
  */
 import { MenuOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { Button, Space } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { LazyTooltip } from '../components/lazy-tooltip';
+import { PlainText } from '../components/plain-typography';
 import { isRouted } from '../routes';
 import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus } from '../state/status-context';
@@ -33,23 +35,17 @@ function NewYearSlot() {
   );
 }
 
-function ModeBadges({ compact }: { compact: boolean }) {
-  const { t } = useTranslation();
+// Tags only on self-use and demo sites: their code loads then.
+const ModeBadges = lazy(async () => ({ default: (await import('./mode-badges')).ModeBadges }));
+
+// A component of its own, so the bar's Space keeps an item for it whether or not it shows.
+function ModeBadgesSlot({ compact }: { compact: boolean }) {
   const status = usePublicStatus();
   if (!status.self_use_mode_enabled && !status.demo_site_enabled) return null;
   return (
-    <Space size={4}>
-      {status.self_use_mode_enabled && (
-        <Tag color="purple" style={{ marginInlineEnd: 0 }}>
-          {t(compact ? 'header.selfUseShort' : 'header.selfUse')}
-        </Tag>
-      )}
-      {status.demo_site_enabled && (
-        <Tag color="gold" style={{ marginInlineEnd: 0 }}>
-          {t(compact ? 'header.demoShort' : 'header.demo')}
-        </Tag>
-      )}
-    </Space>
+    <Suspense fallback={null}>
+      <ModeBadges compact={compact} />
+    </Suspense>
   );
 }
 
@@ -70,18 +66,18 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
       <Link to="/" className="sy-brand">
         <img src={status.logo || DEFAULT_LOGO} alt="" width={28} height={28} />
         {!isMobile && (
-          <Typography.Text strong className="sy-brand-name">
+          <PlainText strong className="sy-brand-name">
             {status.system_name || DEFAULT_SYSTEM_NAME}
-          </Typography.Text>
+          </PlainText>
         )}
       </Link>
       {!isMobile && <TopNav links={links} active={active} />}
       <Space size={isMobile ? 2 : 6} className="sy-topbar-right">
-        <ModeBadges compact={isMobile} />
+        <ModeBadgesSlot compact={isMobile} />
         <NewYearSlot />
-        <Tooltip title={t(mode === 'dark' ? 'header.lightMode' : 'header.darkMode')}>
+        <LazyTooltip title={t(mode === 'dark' ? 'header.lightMode' : 'header.darkMode')}>
           <Button type="text" icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />} onClick={toggle} aria-label={t('header.toggleTheme')} data-testid="theme-toggle" />
-        </Tooltip>
+        </LazyTooltip>
         <LanguageMenu />
         <UserMenu />
       </Space>

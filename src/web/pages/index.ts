@@ -2,21 +2,20 @@
  * The hand-written pages by path, each loaded on first visit (its own chunk), with who may
  * open it. The record's type makes every path of `page-paths.ts` have exactly one page.
  * Public pages render outside refine (see `app.tsx`), so they must not use its hooks.
+ * No React here: the entry preloads the page of the address it opens on (`screen-preload.ts`).
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { componentChunk, type Chunk } from '../chunks';
 import type { PagePath } from './page-paths';
 
 export type Access = 'public' | 'user' | 'admin';
 
 export interface PageRoute {
   access: Access;
-  component: LazyExoticComponent<ComponentType>;
+  component: Chunk<ComponentType>;
 }
 
-/** A lazily loaded named export. */
-function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): LazyExoticComponent<ComponentType> {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
-}
+const page = componentChunk;
 
 export const PAGES: Record<PagePath, PageRoute> = {
   '/': { access: 'public', component: page(() => import('./home/home-page'), 'HomePage') },

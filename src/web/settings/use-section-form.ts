@@ -7,7 +7,6 @@
  */
 import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
-import { App } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { schemaMessage } from '../../shared/schema-messages';
@@ -15,6 +14,7 @@ import { currentLanguage } from '../i18n';
 import { api } from '../state/wire';
 import { changedOptions, encodeField, secretsSet as storedSecrets, sectionProblems, toFormData, type FormValues, type OptionEntry } from './form-values';
 import type { SectionModel } from './settings-model';
+import { useApp } from '../state/feedback-app';
 
 export interface SectionForm {
   values: FormValues;
@@ -34,7 +34,7 @@ const LIMIT_ERRORS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'maxLeng
 
 export function useSectionForm(section: SectionModel, entries: Map<string, OptionEntry>, onSaved: (rows: OptionEntry[]) => void): SectionForm {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [baseline, setBaseline] = useState(() => toFormData(section, entries));
   const [values, setValuesState] = useState(baseline);
   const [secretsSet, setSecretsSet] = useState(() => storedSecrets(section, entries));

@@ -2,11 +2,11 @@
  * Makes the public status available to every screen. The stored copy is used at once; the
  * server's answer replaces it when it arrives (and is stored for the next start).
  */
-import { App } from 'antd';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readStoredStatus, storeStatus, type PublicStatus } from './public-status';
 import { api } from './wire';
+import { useApp } from './feedback-app';
 
 interface StatusState {
   status: PublicStatus;
@@ -18,7 +18,7 @@ const StatusContext = createContext<StatusState>({ status: {}, fresh: false });
 
 export function StatusProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [state, setState] = useState<StatusState>(() => ({ status: readStoredStatus(), fresh: false }));
 
   useEffect(() => {

@@ -3,10 +3,10 @@
  * (docs/console.md#replies-and-errors).
  */
 import type { NotificationProvider } from '@refinedev/core';
-import { App } from 'antd';
+import { useApp } from './feedback-app';
 
 export function useToastNotificationProvider(): NotificationProvider {
-  const { message } = App.useApp();
+  const { message } = useApp();
   return {
     open: ({ key, type, message: title, description }) => {
       const content = description ? (title ? `${title}: ${description}` : description) : title;

@@ -3,7 +3,7 @@
  * bindings, invitation figures. Pages call `reload` after each change they make. What only
  * decides what to show (role, name) comes from the stored user instead (use-stored-user).
  */
-import { App } from 'antd';
+import { useApp } from './feedback-app';
 import { useCallback, useEffect, useState } from 'react';
 import type { StoredUser } from '../auth-provider';
 import { api } from './wire';
@@ -28,7 +28,7 @@ export interface SelfRecord extends StoredUser {
 }
 
 export function useSelf(): { self: SelfRecord | undefined; reload: () => void } {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [self, setSelf] = useState<SelfRecord>();
   const reload = useCallback(() => {
     api

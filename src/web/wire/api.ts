@@ -1,10 +1,11 @@
 /**
- * The hand-written pages' transport: `api.request` for any /api call, `api.endpoint` for a
- * resource's named endpoint. Plain fetch, so the public screens (sign-in first) carry no HTTP
- * library; refine's provider sends through `http-client.ts` under the same rules (`replies.ts`).
+ * The hand-written pages' transport: `api.request` for any /api call. Plain fetch, so the
+ * public screens (sign-in first) carry no HTTP library, and no resource declarations (a
+ * resource's named endpoints are refine's provider's: `data-provider.ts`); refine's provider
+ * sends through `http-client.ts` under the same rules (`replies.ts`).
  */
-import { bodyFor, buildUrl, endpointCall, type Method, type Query } from './mappings';
-import { judgeReply, parseBody, requestHeaders, transportError, type WireDeps } from './replies';
+import { bodyFor, buildUrl, type Method, type Query } from './mappings';
+import { judgeReply, parseBody, requestHeaders, transportError, type TransportDeps } from './replies';
 
 export interface RequestOptions {
   query?: Query;
@@ -15,11 +16,9 @@ export interface RequestOptions {
 
 export interface Api {
   request<T = unknown>(method: Method, path: string, options?: RequestOptions): Promise<T>;
-  /** A resource's named endpoint (`manage`) for the record `id`. */
-  endpoint<T = unknown>(resource: string, name: string, options?: RequestOptions & { id?: string | number }): Promise<T>;
 }
 
-export function createApi(deps: WireDeps): Api {
+export function createApi(deps: TransportDeps): Api {
   async function request<T>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
     const headers = requestHeaders(deps);
     const init: RequestInit = { method: method.toUpperCase(), headers, credentials: 'same-origin' };
@@ -39,10 +38,5 @@ export function createApi(deps: WireDeps): Api {
     return options.whole ? (reply as T) : data;
   }
 
-  function endpoint<T>(resourceName: string, name: string, options: RequestOptions & { id?: string | number } = {}): Promise<T> {
-    const call = endpointCall(deps.resources, resourceName, name, options.id);
-    return request<T>(call.method, call.path, { query: { ...call.query, ...options.query }, body: options.body, whole: options.whole });
-  }
-
-  return { request, endpoint };
+  return { request };
 }

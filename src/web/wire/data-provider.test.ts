@@ -182,16 +182,6 @@ describe('transport', () => {
     await expect(createApi(w.deps).request('get', '/api/x')).rejects.toThrow('errors.withPrefix:offline');
     await expect(createDataProvider(w.deps).getOne({ resource: 'users', id: 1 })).rejects.toThrow('errors.withPrefix:offline');
   });
-
-  it('calls named endpoints with their method, path, id and fixed query', async () => {
-    const w = wire({ body: ok({ role: 10, status: 1 }) });
-    const data = await w.api.endpoint('users', 'manage', { body: { id: 3, action: 'promote' } });
-    expect(data).toEqual({ role: 10, status: 1 });
-    expect(w.calls[0]).toMatchObject({ url: '/api/user/manage', method: 'POST' });
-    await w.api.endpoint('users', 'test', { id: 5 });
-    expect(w.calls[1].url).toBe('/api/user/test/5?model=x');
-    expect(() => w.api.endpoint('users', 'nope')).toThrow('no endpoint');
-  });
 });
 
 describe('refine data provider', () => {

@@ -5,7 +5,7 @@
  * refusal, an expired session) is judged like every other and throws its message.
  */
 import { buildUrl, type Query } from './mappings';
-import { judgeReply, parseBody, requestHeaders, transportError, type WireDeps } from './replies';
+import { judgeReply, parseBody, requestHeaders, transportError, type TransportDeps } from './replies';
 
 export interface Downloaded {
   blob: Blob;
@@ -20,7 +20,7 @@ export function attachmentName(disposition: string | null, fallback: string): st
 }
 
 export async function downloadFile(
-  deps: Pick<WireDeps, 'fetch' | 'userId' | 'translate' | 'onUnauthorized'>,
+  deps: Pick<TransportDeps, 'fetch' | 'userId' | 'translate' | 'onUnauthorized'>,
   path: string,
   query: Query,
   onProgress: (bytes: number) => void,

@@ -25,7 +25,8 @@ export class ApiError extends Error implements HttpError {
   }
 }
 
-export interface WireDeps {
+/** What sending a request and judging its reply need (the pages' `api`, downloads). */
+export interface TransportDeps {
   /** Sends every request of both clients (`window.fetch` in the console). */
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** The console's own origin: axios hands fetch a `Request`, which needs an absolute URL. */
@@ -35,6 +36,10 @@ export interface WireDeps {
   translate: Translate;
   /** Called once a reply says the session is gone (HTTP 401). */
   onUnauthorized: () => void;
+}
+
+/** refine's provider besides: the declared resources, for their paths and named endpoints. */
+export interface WireDeps extends TransportDeps {
   resources: ResourceDefinition[];
 }
 

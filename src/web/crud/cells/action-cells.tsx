@@ -4,7 +4,7 @@
  * runs a row action (refresh a channel's balance).
  */
 import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/icons';
-import { App, Button, Descriptions, Popover, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Button, Descriptions, Popover, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useLabel } from '../use-label';
 import type { ColumnDef } from '../../../shared/resources/definition';
@@ -14,6 +14,7 @@ import { colorOfValue, maskSecret } from '../cell-values';
 import { formatTimestamp } from '../format-time';
 import { displayQuota } from '../quota-format';
 import { Empty, type CellProps } from './value-cells';
+import { useApp } from '../../state/feedback-app';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ function withJsonFields(row: Row): Row {
 /** The record as JSON (`dialog: 'record'`) or the value as text, in a dialog. */
 export function JsonDialogCell({ value, row, column }: CellProps) {
   const t = useLabel();
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const empty = value === undefined || value === null || value === '';
   if (empty && column.dialog !== 'record') return column.emptyKey ? <Typography.Text type="secondary">{t(column.emptyKey)}</Typography.Text> : <Empty />;
   const content = column.dialog === 'record' ? JSON.stringify(withJsonFields(row), null, 2) : String(value);

@@ -4,12 +4,13 @@
  * row (a channel, or a whole tag), then the list reloads.
  */
 import { useDataProvider, useInvalidate } from '@refinedev/core';
-import { App, InputNumber } from 'antd';
+import { InputNumber } from 'antd';
 import { useRef, useState } from 'react';
 import { useLabel } from '../use-label';
 import type { ColumnDef, ResourceDefinition } from '../../../shared/resources/definition';
 import type { InlineEditDef } from '../../../shared/resources/extras';
 import { fillBody, matches } from '../conditions';
+import { useApp } from '../../state/feedback-app';
 
 type Row = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ interface InlineNumberCellProps {
 
 export function InlineNumberCell({ value, row, column, resource }: InlineNumberCellProps) {
   const t = useLabel();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const dataProvider = useDataProvider();
   const invalidate = useInvalidate();
   const stored = Number(value ?? 0);

@@ -4,10 +4,11 @@
  * opening the lyrics as plain text. Only http(s) URLs reach `src`/`href`.
  */
 import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
-import { App, Button, Image, Space, Typography } from 'antd';
+import { Button, Image, Space, Typography } from 'antd';
 import type { RenderContext } from '../renderers';
 import { formatClipDuration, parseTaskResult, type TaskClip, type TaskLyrics } from '../task-result';
 import { Empty, type CellProps } from './value-cells';
+import { useApp } from '../../state/feedback-app';
 
 export function TaskResultCell({ value, column, ctx: { t } }: CellProps) {
   const result = parseTaskResult(value);
@@ -46,7 +47,7 @@ function ClipView({ clip, t }: { clip: TaskClip; t: RenderContext['t'] }) {
 }
 
 function LyricsButton({ lyrics, t }: { lyrics: TaskLyrics; t: RenderContext['t'] }) {
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const open = () =>
     modal.info({
       title: lyrics.title || t('tasks.result.lyricsTitle'),

@@ -4,7 +4,7 @@
  * own list (needs a key when creating: 请填写密钥), to clear, and to add custom names
  * (某些模型已存在！ when one is already listed).
  */
-import { App, Button, Form, Input, Select, Space } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormFieldDef } from '../../../shared/resources/definition';
@@ -13,6 +13,7 @@ import { commaList } from '../cell-values';
 import { useFormScope } from '../form-scope';
 import { useOptions } from '../use-options';
 import { addCustomModels, mergeModels } from './field-values';
+import { useApp } from '../../state/feedback-app';
 
 interface ModelPickerProps {
   def: FormFieldDef;
@@ -26,7 +27,7 @@ type Helper = NonNullable<FormFieldDef['pickerActions']>[number];
 
 export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPickerProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const form = Form.useFormInstance();
   const scope = useFormScope();
   const { options } = useOptions(def.options);

@@ -3,8 +3,9 @@
  * with the theme's tokens as antd's bordered Card draws it: the Card module brings Tabs
  * (and their menus) along, which the sign-in page would otherwise have to load.
  */
-import { theme, Typography } from 'antd';
+import { theme } from 'antd';
 import type { ReactNode } from 'react';
+import { PlainTitle } from '../../components/plain-typography';
 import { DEFAULT_LOGO } from '../../state/public-status';
 import { usePublicStatus } from '../../state/status-context';
 
@@ -28,9 +29,9 @@ export function AccountCard({ title, children }: { title: string; children: Reac
       >
         <div className="sy-account-head">
           <img src={status.logo || DEFAULT_LOGO} alt="" width={40} height={40} />
-          <Typography.Title level={3} style={{ margin: 0 }}>
+          <PlainTitle level={3} style={{ margin: 0 }}>
             {title}
-          </Typography.Title>
+          </PlainTitle>
         </div>
         {children}
       </div>

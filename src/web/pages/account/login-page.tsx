@@ -1,25 +1,34 @@
 /**
- * /login (docs/console.md#account-pages): username or email and password; the expired notice; a remembered
+ * /login (seed 000 §2): username or email and password; the expired notice; a remembered
  * `aff`; third-party buttons for enabled providers; the bot check when on.
  *
  * A plain form laid out as antd's Form lays out label-less items (`.sy-form-item`): with no
  * rules to check, antd's Form would only add its field store and validator to the first
  * page most visitors load.
  */
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Input, Space, Typography } from 'antd';
-import type { FormEvent } from 'react';
+import { Button, Space } from 'antd';
+// The two inputs alone: antd's Input module also brings TextArea, Search and OTP.
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
+// Directly, not through the icons' index: see the sign-in chunk in vite.config.ts.
+import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
+import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { login } from '../../auth-provider';
-import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
+import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
 import { useRememberedAff } from './remember-aff';
 import { ThirdPartyLogin } from './third-party-login';
 import { useFinishLogin } from './use-finish-login';
 import { useTurnstile } from './use-turnstile';
+import { useApp } from '../../state/feedback-app';
+
+// Shown only after a session expired.
+const Alert = lazy(() => import('antd/es/alert'));
 
 interface LoginValues {
   username?: string;
@@ -28,18 +37,15 @@ interface LoginValues {
 
 export function LoginPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [params] = useSearchParams();
   const location = useLocation();
   const status = usePublicStatus();
   const aff = useRememberedAff();
   const turnstile = useTurnstile();
   const finish = useFinishLogin();
+  const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from;
-  const [signIn, busy] = useAction(async (username: string, password: string) => {
-    const user = await login(api, { username, password, turnstile: turnstile.token });
-    finish(user, from && from !== '/login' ? from : undefined);
-  });
 
   const submit = async ({ username, password }: LoginValues) => {
     if (!username?.trim() || !password) {
@@ -47,7 +53,15 @@ export function LoginPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    await signIn(username.trim(), password);
+    setBusy(true);
+    try {
+      const user = await login(api, { username: username.trim(), password, turnstile: turnstile.token });
+      finish(user, from && from !== '/login' ? from : undefined);
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
   };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -58,7 +72,11 @@ export function LoginPage() {
 
   return (
     <AccountCard title={t('auth.login.title')}>
-      {params.get('expired') === 'true' && <Alert type="warning" showIcon message={t('errors.expired')} style={{ marginBottom: 16 }} data-testid="expired-notice" />}
+      {params.get('expired') === 'true' && (
+        <Suspense fallback={null}>
+          <Alert type="warning" showIcon message={t('errors.expired')} style={{ marginBottom: 16 }} data-testid="expired-notice" />
+        </Suspense>
+      )}
       <form onSubmit={onSubmit}>
         <div className="sy-form-item">
           <Input
@@ -72,7 +90,7 @@ export function LoginPage() {
           />
         </div>
         <div className="sy-form-item">
-          <Input.Password
+          <Password
             id="password"
             name="password"
             size="large"
@@ -88,13 +106,13 @@ export function LoginPage() {
         </Button>
       </form>
       <Space className="sy-account-links" wrap>
-        <Typography.Text type="secondary">
+        <PlainText type="secondary">
           {t('auth.login.forgot')} <Link to="/reset">{t('auth.login.resetLink')}</Link>
-        </Typography.Text>
+        </PlainText>
         {!status.self_use_mode_enabled && (
-          <Typography.Text type="secondary">
+          <PlainText type="secondary">
             {t('auth.login.noAccount')} <Link to="/register">{t('auth.login.registerLink')}</Link>
-          </Typography.Text>
+          </PlainText>
         )}
       </Space>
       <ThirdPartyLogin aff={aff} />

@@ -3,19 +3,20 @@
  * and state to the server. A `bind` reply means an account was linked; otherwise the reply
  * is the signed-in user. On failure the server's message is shown before leaving.
  */
-import { App, Result, Spin } from 'antd';
+import { Result, Spin } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { getStoredUser, type StoredUser } from '../../auth-provider';
 import { api } from '../../state/wire';
 import { useFinishLogin } from './use-finish-login';
+import { useApp } from '../../state/feedback-app';
 
 const PROVIDERS = new Set(['github', 'oidc', 'linuxdo']);
 
 export function OAuthCallbackPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const finish = useFinishLogin();
   const { provider = '' } = useParams();

@@ -41,7 +41,13 @@ export function authorizeUrl(provider: OAuthProvider, status: PublicStatus, stat
 }
 
 /** Which third-party buttons to offer: only providers the status enables. */
-export function enabledProviders(status: PublicStatus): { oauth: OAuthProvider[]; wechat: boolean; telegram: boolean } {
+export interface EnabledProviders {
+  oauth: OAuthProvider[];
+  wechat: boolean;
+  telegram: boolean;
+}
+
+export function enabledProviders(status: PublicStatus): EnabledProviders {
   const oauth: OAuthProvider[] = [];
   if (status.github_oauth) oauth.push('github');
   if (status.oidc_enabled) oauth.push('oidc');

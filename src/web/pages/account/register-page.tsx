@@ -1,18 +1,20 @@
 /**
- * /register (docs/console.md#account-pages): username, password (8 to 20), confirmation; email and code
+ * /register (seed 000 §2, §5): username, password (8 to 20), confirmation; email and code
  * when verification is on (resend locked 30 s); the bot check; `aff` sent as `aff_code`.
  */
 import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Typography } from 'antd';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
+import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
 import { useRememberedAff } from './remember-aff';
 import { useCountdown } from './use-countdown';
 import { useTurnstile } from './use-turnstile';
+import { useApp } from '../../state/feedback-app';
 
 interface RegisterValues {
   username?: string;
@@ -26,27 +28,15 @@ export const MIN_PASSWORD_LENGTH = 8;
 
 export function RegisterPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const status = usePublicStatus();
   const aff = useRememberedAff();
   const turnstile = useTurnstile();
   const countdown = useCountdown();
   const [form] = Form.useForm<RegisterValues>();
-  const [requestCode, sending] = useAction(
-    async (email: string) => {
-      await api.request('get', '/api/verification', { query: { email, turnstile: turnstile.token } });
-      countdown.start();
-    },
-    { success: t('auth.register.codeSent') },
-  );
-  const [register, busy] = useAction(
-    async (body: Record<string, string | undefined>) => {
-      await api.request('post', '/api/user/register', { query: { turnstile: turnstile.token }, body });
-      navigate('/login');
-    },
-    { success: t('auth.register.success') },
-  );
+  const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
   const verify = Boolean(status.email_verification);
 
   const sendCode = async () => {
@@ -56,7 +46,16 @@ export function RegisterPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    await requestCode(email);
+    setSending(true);
+    try {
+      await api.request('get', '/api/verification', { query: { email, turnstile: turnstile.token } });
+      void message.success(t('auth.register.codeSent'));
+      countdown.start();
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setSending(false);
+    }
   };
 
   const submit = async (values: RegisterValues) => {
@@ -70,14 +69,26 @@ export function RegisterPage() {
       return;
     }
     if (!turnstile.ready()) return;
-    await register({
-      username: values.username?.trim(),
-      password,
-      password2: values.password2,
-      email: verify ? values.email?.trim() ?? '' : '',
-      verification_code: verify ? values.verification_code?.trim() ?? '' : '',
-      aff_code: aff,
-    });
+    setBusy(true);
+    try {
+      await api.request('post', '/api/user/register', {
+        query: { turnstile: turnstile.token },
+        body: {
+          username: values.username?.trim(),
+          password,
+          password2: values.password2,
+          email: verify ? values.email?.trim() ?? '' : '',
+          verification_code: verify ? values.verification_code?.trim() ?? '' : '',
+          aff_code: aff,
+        },
+      });
+      void message.success(t('auth.register.success'));
+      navigate('/login');
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
   };
 
   const required = (key: string) => [{ required: true, message: t(key) }];
@@ -119,9 +130,9 @@ export function RegisterPage() {
         </Button>
       </Form>
       <div className="sy-account-links">
-        <Typography.Text type="secondary">
+        <PlainText type="secondary">
           {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.loginLink')}</Link>
-        </Typography.Text>
+        </PlainText>
       </div>
     </AccountCard>
   );

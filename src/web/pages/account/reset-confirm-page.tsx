@@ -1,28 +1,38 @@
 /**
- * /user/reset?email&token (docs/console.md#account-pages): confirms the reset; the server answers the new
+ * /user/reset?email&token (seed 000 §2): confirms the reset; the server answers the new
  * password, which is shown and copied to the clipboard.
  */
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useAction } from '../../components/use-action';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
 import { AccountCard } from './account-card';
+import { useApp } from '../../state/feedback-app';
 
 export function ResetConfirmPage() {
   const { t } = useTranslation();
+  const { message } = useApp();
   const copy = useCopy();
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
-  const [confirm, busy] = useAction(async () => {
-    const newPassword = await api.request<string>('post', '/api/user/reset', { body: { email, token } });
-    setPassword(newPassword);
-    await copy(newPassword, t('auth.resetConfirm.copied', { password: newPassword }));
-  });
+  const [busy, setBusy] = useState(false);
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      const newPassword = await api.request<string>('post', '/api/user/reset', { body: { email, token } });
+      setPassword(newPassword);
+      await copy(newPassword, t('auth.resetConfirm.copied', { password: newPassword }));
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <AccountCard title={t('auth.resetConfirm.title')}>

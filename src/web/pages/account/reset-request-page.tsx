@@ -1,23 +1,25 @@
 /**
- * /reset (docs/console.md#account-pages): asks for the reset mail. The button locks for 30 seconds after a
+ * /reset (seed 000 §2): asks for the reset mail. The button locks for 30 seconds after a
  * request, with a countdown; the bot check when on.
  */
 import { MailOutlined } from '@ant-design/icons';
-import { App, Button, Form, Input, Typography } from 'antd';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
+import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
 import { useCountdown } from './use-countdown';
 import { useTurnstile } from './use-turnstile';
+import { useApp } from '../../state/feedback-app';
 
 export function ResetRequestPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const turnstile = useTurnstile();
   const countdown = useCountdown();
-  const [request, busy] = useAction((email: string) => api.request('get', '/api/reset_password', { query: { email, turnstile: turnstile.token } }), { success: t('auth.reset.sent') });
+  const [busy, setBusy] = useState(false);
 
   const submit = async ({ email }: { email?: string }) => {
     if (!email?.trim()) {
@@ -25,8 +27,16 @@ export function ResetRequestPage() {
       return;
     }
     if (!turnstile.ready()) return;
+    setBusy(true);
     countdown.start();
-    await request(email.trim());
+    try {
+      await api.request('get', '/api/reset_password', { query: { email: email.trim(), turnstile: turnstile.token } });
+      void message.success(t('auth.reset.sent'));
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -41,9 +51,9 @@ export function ResetRequestPage() {
         </Button>
       </Form>
       <div className="sy-account-links">
-        <Typography.Text type="secondary">
+        <PlainText type="secondary">
           {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.loginLink')}</Link>
-        </Typography.Text>
+        </PlainText>
       </div>
     </AccountCard>
   );

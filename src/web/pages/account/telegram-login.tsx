@@ -2,11 +2,11 @@
  * Telegram's login widget. Its answer goes to `GET /api/oauth/telegram/login` with the
  * fields Telegram signed; the server checks the hash.
  */
-import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 import type { StoredUser } from '../../auth-provider';
 import { api } from '../../state/wire';
 import { useFinishLogin } from './use-finish-login';
+import { useApp } from '../../state/feedback-app';
 
 declare global {
   interface Window {
@@ -15,7 +15,7 @@ declare global {
 }
 
 export function TelegramLogin({ botName }: { botName: string }) {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const finish = useFinishLogin();
   const box = useRef<HTMLDivElement>(null);
 

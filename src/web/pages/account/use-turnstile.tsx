@@ -2,15 +2,15 @@
  * The bot check of a form: the widget when the status turns it on, and a guard that tells
  * the user to wait a few seconds while no token is there yet.
  */
-import { App } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TurnstileWidget } from '../../components/turnstile-widget';
 import { usePublicStatus } from '../../state/status-context';
+import { useApp } from '../../state/feedback-app';
 
 export function useTurnstile() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const status = usePublicStatus();
   const [token, setToken] = useState('');
   const enabled = Boolean(status.turnstile_check && status.turnstile_site_key);

@@ -2,18 +2,30 @@
 import { Button, Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAction } from '../../components/use-action';
 import type { StoredUser } from '../../auth-provider';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { useFinishLogin } from './use-finish-login';
+import { useApp } from '../../state/feedback-app';
 
 export function WeChatLoginModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
+  const { message } = useApp();
   const status = usePublicStatus();
   const finish = useFinishLogin();
   const [code, setCode] = useState('');
-  const [submit, busy] = useAction(async () => finish(await api.request<StoredUser>('get', '/api/oauth/wechat', { query: { code } })));
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    setBusy(true);
+    try {
+      finish(await api.request<StoredUser>('get', '/api/oauth/wechat', { query: { code } }));
+    } catch (err) {
+      void message.error((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <Modal open={open} onCancel={onClose} title={t('auth.wechat.title')} footer={null} destroyOnHidden>

@@ -6,7 +6,7 @@
 import { Alert, Card, Collapse, Empty, Input, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { wireDeps } from '../../state/wire';
+import { transportDeps } from '../../state/wire';
 import { groupOperations, type FieldRow, type OperationView, type TagView } from './openapi-view';
 
 const OPENAPI_URL = '/api/openapi.json';
@@ -17,7 +17,7 @@ function useOpenApi(): { tags: TagView[]; loading: boolean; error: string } {
   const [state, setState] = useState({ tags: [] as TagView[], loading: true, error: '' });
   useEffect(() => {
     let cancelled = false;
-    wireDeps
+    transportDeps
       .fetch(OPENAPI_URL, { credentials: 'same-origin' })
       .then(async (res) => {
         if (!res.ok) throw new Error(`HTTP ${res.status}`);

@@ -2,12 +2,12 @@
  * The key of the user's first enabled token (docs/console.md#chat-links: up to 100 tokens, p=0, size=100,
  * enabled only). Without one the user is told so and sent to the token page after 1.5 s.
  */
-import { App } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Page } from '../../../shared/api/envelope';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export const NO_TOKEN_REDIRECT_MS = 1500;
 
@@ -18,7 +18,7 @@ interface TokenRow {
 
 export function useEnabledTokenKey(enabled: boolean): string | undefined {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const navigate = useNavigate();
   const [key, setKey] = useState<string | undefined>();
 

@@ -1,8 +1,8 @@
 /** Loads the usage rows of a range: administrators from `/api/data/` (optionally one username), others from `/api/data/self`. */
-import { App } from 'antd';
 import { useCallback, useState } from 'react';
 import { api } from '../../state/wire';
 import type { UsageRow } from './dashboard-model';
+import { useApp } from '../../state/feedback-app';
 
 export interface UsageQuery {
   start: number;
@@ -11,7 +11,7 @@ export interface UsageQuery {
 }
 
 export function useUsageData(admin: boolean): { rows: UsageRow[]; loading: boolean; load: (q: UsageQuery) => void } {
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [rows, setRows] = useState<UsageRow[]>([]);
   const [loading, setLoading] = useState(false);
   const load = useCallback(

@@ -5,7 +5,7 @@
  * refusal shows the server's message.
  */
 import { GithubOutlined, LoginOutlined, MailOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
-import { App, Button, Card, List, Tag, Typography } from 'antd';
+import { Button, Card, List, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePublicStatus } from '../../state/status-context';
@@ -15,6 +15,7 @@ import { EmailBindModal } from './email-bind-modal';
 import { TelegramBind } from './telegram-bind';
 import type { SelfRecord } from '../../state/use-self';
 import { WeChatBindModal } from './wechat-bind-modal';
+import { useApp } from '../../state/feedback-app';
 
 type Binding = 'email' | 'wechat' | 'telegram' | OAuthProvider;
 
@@ -38,7 +39,7 @@ const ICON: Record<Binding, ReactNode> = {
 
 export function BindingsCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const status = usePublicStatus();
   const providers = enabledProviders(status);
   const [modal, setModal] = useState<'email' | 'wechat' | null>(null);

@@ -2,17 +2,18 @@
  * Binding an email: send a code (GET /api/verification, bot check when on, 30 s lock), then
  * bind with it (GET /api/oauth/email/bind). Empty fields get their messages (docs/messages.md#accounts-and-settings).
  */
-import { App, Button, Input, Modal, Space } from 'antd';
+import { Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
 import { useCountdown } from '../account/use-countdown';
 import { useTurnstile } from '../account/use-turnstile';
+import { useApp } from '../../state/feedback-app';
 
 export function EmailBindModal({ open, onClose, onBound }: { open: boolean; onClose: () => void; onBound: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const turnstile = useTurnstile();
   const countdown = useCountdown();
   const [email, setEmail] = useState('');

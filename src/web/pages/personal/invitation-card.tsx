@@ -4,7 +4,7 @@
  * (POST /api/user/aff_transfer, at least one currency unit: 划转金额最低为 ...).
  */
 import { CopyOutlined, SwapOutlined } from '@ant-design/icons';
-import { App, Button, Card, Col, Input, Modal, Row, Space, Statistic, Typography } from 'antd';
+import { Button, Card, Col, Input, Modal, Row, Space, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../components/use-action';
@@ -14,10 +14,11 @@ import { QuotaInput } from '../../crud/quota-input';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import type { SelfRecord } from '../../state/use-self';
+import { useApp } from '../../state/feedback-app';
 
 export function InvitationCard({ self, onChanged }: { self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const copy = useCopy();
   const view = quotaView(usePublicStatus());
   const [code, setCode] = useState('');

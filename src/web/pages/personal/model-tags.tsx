@@ -2,12 +2,13 @@
  * The models the user may call (GET /api/user/models) as tags: 10 shown until expanded,
  * collapsed by default, the choice kept locally. A click copies a name.
  */
-import { App, Button, Card, Empty, Space, Tag } from 'antd';
+import { Button, Card, Empty, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCopy } from '../../components/use-copy';
 import { readText, writeText } from '../../storage';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 /** Tags shown before collapsing (docs/console.md#personal-settings). */
 export const MODELS_SHOWN = 10;
@@ -16,7 +17,7 @@ const EXPANDED_KEY = 'personal-models-expanded';
 
 export function ModelTags() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const copy = useCopy();
   const [models, setModels] = useState<string[] | undefined>();
   const [expanded, setExpanded] = useState(() => readText(EXPANDED_KEY) === 'true');

@@ -4,7 +4,7 @@
  * typing one's username (DELETE /api/user/self, then signed out).
  */
 import { DeleteOutlined, KeyOutlined, LockOutlined } from '@ant-design/icons';
-import { App, Button, Card, Input, Modal, Space, Typography } from 'antd';
+import { Button, Card, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -13,12 +13,13 @@ import { useAction } from '../../components/use-action';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
 import type { SelfRecord } from '../../state/use-self';
+import { useApp } from '../../state/feedback-app';
 
 type Dialog = 'password' | 'delete' | null;
 
 export function SecurityCard({ username, self, onChanged }: { username: string; self: SelfRecord | undefined; onChanged: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const copy = useCopy();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);

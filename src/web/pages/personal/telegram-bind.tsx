@@ -4,11 +4,11 @@
  * travels. The server answers a redirect when bound and `{success:false, message}` otherwise,
  * so the redirect is not followed: it is the success.
  */
-import { App } from 'antd';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getStoredUser } from '../../auth-provider';
 import { buildUrl } from '../../wire/mappings';
+import { useApp } from '../../state/feedback-app';
 
 declare global {
   interface Window {
@@ -32,7 +32,7 @@ export async function bindTelegram(fields: Record<string, string | number>, fall
 
 export function TelegramBind({ botName, onBound }: { botName: string; onBound: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const box = useRef<HTMLDivElement>(null);
   const latest = useRef({ onBound, message, t });
   latest.current = { onBound, message, t };

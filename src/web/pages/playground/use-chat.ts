@@ -3,19 +3,19 @@
  * (loading), the stream fills it (incomplete) until [DONE] or the end (complete); a failure
  * appends its text (error). Clearing empties the conversation and stops a running answer.
  */
-import { App } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getStoredUser } from '../../auth-provider';
 import type { ChatSettings } from './chat-settings';
 import { appendError, applyChunk, buildRequest, streamChat, type ChatMessage } from './chat-stream';
+import { useApp } from '../../state/feedback-app';
 
 let counter = 0;
 const newId = () => `${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
 export function useChat(settings: ChatSettings) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const abort = useRef<AbortController | null>(null);
   const busy = messages.some((m) => m.status === 'loading' || m.status === 'incomplete');

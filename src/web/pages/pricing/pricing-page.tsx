@@ -5,7 +5,7 @@
  * and groups.
  */
 import { CopyOutlined, SearchOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Input, Select, Space, Table } from 'antd';
+import { Alert, Button, Card, Input, Select, Space, Table } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCopy } from '../../components/use-copy';
@@ -13,10 +13,11 @@ import { useStoredUser } from '../../state/use-stored-user';
 import { api } from '../../state/wire';
 import { fuzzyMatch, ratioOf, type PricingEntry, type PricingReply } from './pricing-model';
 import { pricingColumns } from './pricing-columns';
+import { useApp } from '../../state/feedback-app';
 
 export function PricingPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const copy = useCopy();
   const user = useStoredUser();
   const [reply, setReply] = useState<PricingReply | undefined>();

@@ -4,19 +4,20 @@
  * whose form fields are posted to the provider's URL.
  */
 import { AlipayCircleOutlined, WechatOutlined } from '@ant-design/icons';
-import { App, Button, Card, InputNumber, Space, Statistic, Typography } from 'antd';
+import { Button, Card, InputNumber, Space, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { minimumAmount, payFormFields, submitPayForm, topUpRefusal, type TopUpReply } from './wallet-model';
+import { useApp } from '../../state/feedback-app';
 
 type Method = 'zfb' | 'wx';
 
 export function OnlineTopUpCard() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const status = usePublicStatus();
   const enabled = Boolean(status.enable_online_topup);
   const min = minimumAmount(status.min_topup);

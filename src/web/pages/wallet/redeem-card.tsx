@@ -4,17 +4,18 @@
  * one the user is told the super administrator has not set it.
  */
 import { GiftOutlined, LinkOutlined } from '@ant-design/icons';
-import { App, Button, Card, Input, Space, Typography } from 'antd';
+import { Button, Card, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../components/use-action';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export function RedeemCard({ onRedeemed }: { onRedeemed: () => void }) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const status = usePublicStatus();
   const view = quotaView(status);
   const [code, setCode] = useState('');

@@ -4,16 +4,17 @@
  * many were cleaned.
  */
 import { DeleteOutlined } from '@ant-design/icons';
-import { App, Button, DatePicker, Space, Typography } from 'antd';
+import { Button, DatePicker, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
+import { useApp } from '../../state/feedback-app';
 
 export function LogCleanup() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
+  const { message, modal } = useApp();
   const [when, setWhen] = useState<Dayjs | null>(() => dayjs().subtract(1, 'month'));
   const [clean, busy] = useAction((target: Dayjs) => api.request<number>('delete', '/api/log/', { query: { target_timestamp: target.unix() } }), {
     success: (count) => t('settings.logCleanup.done', { count: Number(count) || 0 }),

@@ -4,11 +4,12 @@
  * that host (a closed network) it says the check failed; it never pretends.
  */
 import { SyncOutlined } from '@ant-design/icons';
-import { App, Button, Space, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '../../components/use-action';
 import { MarkdownOrFrame } from '../../components/markdown-or-frame';
 import { usePublicStatus } from '../../state/status-context';
+import { useApp } from '../../state/feedback-app';
 
 /** The latest-release endpoint of the project's repository (GitHub's REST shape). */
 export const RELEASES_URL = 'https://api.github.com/repos/switchyard-gateway/switchyard/releases/latest';
@@ -22,7 +23,7 @@ interface Release {
 
 export function VersionCheck() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const version = usePublicStatus().version ?? '';
   const [check, busy] = useAction(
     async () => {

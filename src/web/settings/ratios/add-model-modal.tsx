@@ -1,9 +1,10 @@
 /** Adds a model to the visual ratio table; a name already there is refused (模型名称已存在). */
-import { App, Form, Input, Modal } from 'antd';
+import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RatioColumn } from '../settings-model';
 import { addModel, isNumberText, type RatioMaps, type RatioRow } from './ratio-model';
+import { useApp } from '../../state/feedback-app';
 
 interface AddModelModalProps {
   open: boolean;
@@ -17,7 +18,7 @@ const EMPTY: RatioRow = { name: '', price: '', ratio: '', completionRatio: '' };
 
 export function AddModelModal({ open, maps, titles, onClose, onAdd }: AddModelModalProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [row, setRow] = useState<RatioRow>(EMPTY);
 
   const set = (column: RatioColumn, value: string) => {

@@ -3,11 +3,12 @@
  * column (single mode) or with a model ratio and a completion ratio together (combined
  * mode), with its three refusals (docs/messages.md#accounts-and-settings).
  */
-import { App, Form, Input, Modal, Radio, Select, Typography } from 'antd';
+import { Form, Input, Modal, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RatioColumn } from '../settings-model';
 import { batchSet, type BatchInput, type RatioMaps } from './ratio-model';
+import { useApp } from '../../state/feedback-app';
 
 interface BatchSetModalProps {
   open: boolean;
@@ -20,7 +21,7 @@ interface BatchSetModalProps {
 
 export function BatchSetModal({ open, maps, selected, titles, onClose, onApply }: BatchSetModalProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [mode, setMode] = useState<BatchInput['mode']>('single');
   const [column, setColumn] = useState<RatioColumn>('ratio');
   const [value, setValue] = useState('');

@@ -4,13 +4,14 @@
  * set, searched by name and removed.
  */
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import { App, Button, Input, Space, Table, Tooltip } from 'antd';
+import { Button, Input, Space, Table, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RatioColumn } from '../settings-model';
 import { BatchSetModal } from './batch-set-modal';
 import { isNumberText, removeModel, rowOf, setCell, type RatioMaps, type RatioRow } from './ratio-model';
+import { useApp } from '../../state/feedback-app';
 
 interface RatioGridProps {
   maps: RatioMaps;
@@ -25,7 +26,7 @@ interface RatioGridProps {
 
 export function RatioGrid({ maps, names, titles, onChange, toolbar, removable, testId }: RatioGridProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [selected, setSelected] = useState<string[]>([]);
   const [search, setSearch] = useState('');
   const [batchOpen, setBatchOpen] = useState(false);

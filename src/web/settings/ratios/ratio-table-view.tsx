@@ -4,7 +4,7 @@
  * the section's JSON keys; the section's save sends them.
  */
 import { PlusOutlined, UndoOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Popconfirm } from 'antd';
+import { Alert, Button, Popconfirm } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../state/wire';
@@ -13,10 +13,11 @@ import { AddModelModal } from './add-model-modal';
 import { ratioRows } from './ratio-model';
 import { RatioGrid } from './ratio-grid';
 import { useRatioMaps } from './use-ratio-maps';
+import { useApp } from '../../state/feedback-app';
 
 export function RatioTableView({ section, form, reload }: SubTabProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { maps, invalid, titles, setMaps } = useRatioMaps(section, form);
   const [adding, setAdding] = useState(false);
 

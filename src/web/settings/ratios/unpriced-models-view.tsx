@@ -3,17 +3,18 @@
  * with neither a fixed price nor a ratio, in the visual table so they can be priced here.
  * The list is taken once when the view opens, so a model does not vanish while it is edited.
  */
-import { Alert, App, Empty, Spin } from 'antd';
+import { Alert, Empty, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../state/wire';
 import type { SubTabProps } from './sub-tab-props';
 import { RatioGrid } from './ratio-grid';
 import { useRatioMaps } from './use-ratio-maps';
+import { useApp } from '../../state/feedback-app';
 
 export function UnpricedModelsView({ section, form }: SubTabProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const { maps, invalid, titles, setMaps } = useRatioMaps(section, form);
   const [names, setNames] = useState<string[] | undefined>();
   const ready = Boolean(maps);

@@ -2,15 +2,16 @@
  * The `json` widget: a JSON text in a monospace editor. On blur the text is checked (the
  * message "<title>不是合法的 JSON 字符串") and, when it parses, pretty-printed.
  */
-import { App, Input } from 'antd';
+import { Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SettingsWidgetProps } from '../form-context';
 import { isJson, prettyJson } from '../form-values';
+import { useApp } from '../../state/feedback-app';
 
 export function JsonWidget({ id, value, label, disabled, readonly, placeholder, onChange, onBlur, rawErrors }: SettingsWidgetProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [invalid, setInvalid] = useState(false);
   const text = typeof value === 'string' ? value : '';
 

@@ -4,10 +4,11 @@
  * and not there yet; each can be removed.
  */
 import { PlusOutlined } from '@ant-design/icons';
-import { App, Button, Empty, Input, Space, Tag } from 'antd';
+import { Button, Empty, Input, Space, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SettingsWidgetProps } from '../form-context';
+import { useApp } from '../../state/feedback-app';
 
 /** The entries of a list text: trimmed, blanks dropped. */
 export function splitEntries(text: unknown, separator: string): string[] {
@@ -19,7 +20,7 @@ export function splitEntries(text: unknown, separator: string): string[] {
 
 function ListEditor({ id, value, disabled, readonly, placeholder, onChange, separator }: SettingsWidgetProps & { separator: string }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message } = useApp();
   const [draft, setDraft] = useState('');
   const entries = splitEntries(value, separator);
   const locked = disabled || readonly;

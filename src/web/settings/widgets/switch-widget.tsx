@@ -2,13 +2,14 @@
  * The `switch` widget: a boolean option as a toggle with its title beside it. With the
  * `confirmOff` hint, switching off asks first (disabling password login, docs/console.md#settings-pages).
  */
-import { App, Space, Switch } from 'antd';
+import { Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { SettingsWidgetProps } from '../form-context';
+import { useApp } from '../../state/feedback-app';
 
 export function SwitchWidget({ id, value, label, disabled, readonly, options, onChange }: SettingsWidgetProps) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const { modal } = useApp();
   const change = (next: boolean) => {
     if (next || !options.confirmOff) return onChange(next);
     modal.confirm({

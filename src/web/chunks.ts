@@ -1,0 +1,47 @@
+/**
+ * Chunks loaded on demand that the entry may start early: a chunk is loaded once, and once
+ * in, its value is kept (`value`), so a screen the entry preloaded renders at once instead
+ * of suspending (`lazy-chunk.tsx`). No React here: the entry imports this module and must
+ * stay tiny (see `main.tsx`).
+ */
+import type { SiderProps } from 'antd';
+import type { ComponentType } from 'react';
+
+export interface Chunk<T> {
+  /** Starts loading (once; again after a failure) and settles with the value. */
+  load(): Promise<T>;
+  /** The value once loaded. */
+  value?: T;
+}
+
+export function chunk<T>(load: () => Promise<T>): Chunk<T> {
+  let pending: Promise<T> | undefined;
+  const c: Chunk<T> = {
+    load: () =>
+      (pending ??= load().then(
+        (value) => (c.value = value),
+        (err: unknown) => {
+          pending = undefined;
+          throw err;
+        },
+      )),
+  };
+  return c;
+}
+
+/** A chunk whose value is the named export `name` of a module (a component). */
+export function componentChunk<M, P = object>(load: () => Promise<M>, name: keyof M & string): Chunk<ComponentType<P>> {
+  return chunk(async () => (await load())[name] as ComponentType<P>);
+}
+
+/**
+ * The signed-in side of the console: its routes, refine around them, the resource screens,
+ * and the frame's side navigation (antd's Sider and the menu in it).
+ */
+export const SIGNED_IN_CHUNKS = {
+  sider: componentChunk<typeof import('antd/es/layout/Sider'), SiderProps>(() => import('antd/es/layout/Sider'), 'default'),
+  sideNav: componentChunk<typeof import('./layout/side-nav'), { collapsed: boolean; onToggle: () => void }>(() => import('./layout/side-nav'), 'SiderNav'),
+  routes: componentChunk(() => import('./signed-in-routes'), 'SignedInRoutes'),
+  refine: componentChunk(() => import('./refine-outlet'), 'RefineOutlet'),
+  resourceScreen: componentChunk<typeof import('./crud/resource-screen'), { name: string }>(() => import('./crud/resource-screen'), 'ResourceScreen'),
+};

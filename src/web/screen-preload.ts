@@ -1,0 +1,31 @@
+/**
+ * The chunks the address the console opens on will render, started by the entry together
+ * with the console itself (`main.tsx`), so they download while the console's scripts run
+ * rather than after its first render asks for them. Only a head start: a guess that misses
+ * (an address react-router matches differently) loads nothing wrong, the route loads what it
+ * needs as before.
+ */
+import { SIGNED_IN_CHUNKS } from './chunks';
+import { PAGES } from './pages';
+import { PAGE_PATHS } from './pages/page-paths';
+import { readText, STORAGE_KEYS } from './storage';
+
+/** Whether a route pattern (`/chat/:id`) matches `pathname`, as react-router matches these simple patterns. */
+export function matchesPattern(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/').filter(Boolean);
+  const got = pathname.split('/').filter(Boolean);
+  return want.length === got.length && want.every((segment, i) => segment.startsWith(':') || segment.toLowerCase() === got[i]!.toLowerCase());
+}
+
+/** Starts loading what `pathname` shows; settles when it is in (or failed: the route retries). */
+export function preloadScreen(pathname: string): Promise<unknown> {
+  const path = PAGE_PATHS.find((p) => matchesPattern(p, pathname));
+  const page = path ? PAGES[path] : undefined;
+  if (page?.access === 'public') return page.component.load();
+  // Any other address is the signed-in side's (or its "not found" screen); without a stored
+  // user its guard sends the visitor to sign in.
+  const signedIn = readText(STORAGE_KEYS.user) !== null;
+  const screen = !signedIn ? PAGES['/login'].component : (page?.component ?? SIGNED_IN_CHUNKS.resourceScreen);
+  const frame = signedIn ? [SIGNED_IN_CHUNKS.refine, SIGNED_IN_CHUNKS.sider, SIGNED_IN_CHUNKS.sideNav] : [];
+  return Promise.all([SIGNED_IN_CHUNKS.routes, ...frame, screen].map((c) => c.load()));
+}
