@@ -134,13 +134,14 @@ const ROWS: Row[] = [
   { doc: 'console-failures', rule: 'top-up request failed', message: '请求失败', console: 'wallet.messages.requestFailed' },
 ];
 
-/** A zh.json text by its dotted key. */
+/** A Chinese console text by its dotted key: the first page's (zh.json) or the signed-in screens' (zh-console.json). */
 function zhText(key: string): unknown {
-  const zh = JSON.parse(readFileSync(join(projectRoot(), 'src/web/locales/zh.json'), 'utf8')) as Record<string, unknown>;
+  const read = (file: string) => JSON.parse(readFileSync(join(projectRoot(), 'src/web/locales', file), 'utf8')) as Record<string, unknown>;
+  const zh = { ...read('zh.json'), ...read('zh-console.json') };
   return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), zh);
 }
 
-describe('the documented messages in the console (src/web/locales/zh.json and inline texts)', () => {
+describe('the documented messages in the console (src/web/locales/zh*.json and inline texts)', () => {
   for (const row of ROWS.filter((r) => r.console)) {
     it(`${row.doc} ${row.rule}: ${row.message}`, () => {
       if (isBilingual(row.console)) return void expect(row.console.zh).toBe(row.message);

@@ -1,4 +1,4 @@
-/** The Self-use and Demo badges of the top bar (seed 001 §2), loaded when the status shows either. */
+/** The Self-use and Demo badges of the top bar (docs/console.md#top-bar), loaded when the status shows either. */
 import { Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { usePublicStatus } from '../state/status-context';

@@ -1,5 +1,5 @@
 /**
- * /login (seed 000 §2): username or email and password; the expired notice; a remembered
+ * /login (docs/console.md#account-pages): username or email and password; the expired notice; a remembered
  * `aff`; third-party buttons for enabled providers; the bot check when on.
  *
  * A plain form laid out as antd's Form lays out label-less items (`.sy-form-item`): with no

@@ -1,5 +1,5 @@
 /**
- * /register (seed 000 §2, §5): username, password (8 to 20), confirmation; email and code
+ * /register (docs/accounts.md#registration): username, password (8 to 20), confirmation; email and code
  * when verification is on (resend locked 30 s); the bot check; `aff` sent as `aff_code`.
  */
 import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';

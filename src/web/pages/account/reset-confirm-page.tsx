@@ -1,5 +1,5 @@
 /**
- * /user/reset?email&token (seed 000 §2): confirms the reset; the server answers the new
+ * /user/reset?email&token (docs/accounts.md#password-reset): confirms the reset; the server answers the new
  * password, which is shown and copied to the clipboard.
  */
 import { Alert, Button, Form, Input } from 'antd';

@@ -1,5 +1,5 @@
 /**
- * /reset (seed 000 §2): asks for the reset mail. The button locks for 30 seconds after a
+ * /reset (docs/accounts.md#password-reset): asks for the reset mail. The button locks for 30 seconds after a
  * request, with a countdown; the bot check when on.
  */
 import { MailOutlined } from '@ant-design/icons';

@@ -1,6 +1,6 @@
 /**
  * The row of third-party sign-in buttons for the providers the status enables (see
- * `third-party-login.tsx`). Each calls the endpoints the seeds name; a server that refuses
+ * `third-party-login.tsx`). Each calls the endpoints of docs/accounts.md#third-party-login; a server that refuses
  * shows its own message.
  */
 import { GithubOutlined, LoginOutlined, WechatOutlined } from '@ant-design/icons';
