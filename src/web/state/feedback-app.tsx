@@ -2,8 +2,9 @@
  * The console's root box and `useApp()` (message, notification, modal) as antd's `App` gives
  * them, with the three APIs' code loaded on their first call: antd's App module brings Modal,
  * the toast stacks and their styles (a sixth of the sign-in page's scripts) though nothing
- * shows until something happens. Until the code is in, a call waits for it and then shows;
- * what such an early call returns is not its close handle (no caller uses one).
+ * shows until something happens. Every call goes through stand-ins that load the code and
+ * then make it on the real APIs, so what a call returns is not its close handle (no caller
+ * uses one).
  * antd's own `App.useApp()` reads the same context, so both give the same APIs.
  */
 import AppContext, { type useAppProps } from 'antd/es/app/context';
@@ -45,22 +46,18 @@ export function FeedbackApp({ children }: { children: ReactNode }) {
   const prefixCls = getPrefixCls('app');
   const [wrapCSSVar, hashId, cssVarCls] = useStyle(prefixCls);
   const [wanted, setWanted] = useState(false);
-  const [apis, setApis] = useState<Apis>();
   const [early] = useState(() => {
     let resolve!: (apis: Apis) => void;
     const ready = new Promise<Apis>((r) => (resolve = r));
     return { resolve, apis: standIns(ready, () => setWanted(true)) };
   });
-  const onReady = useCallback(
-    (real: Apis) => {
-      early.resolve(real);
-      setApis(real);
-    },
-    [early],
-  );
+  const onReady = useCallback((real: Apis) => early.resolve(real), [early]);
   const className = [hashId, prefixCls, cssVarCls, direction === 'rtl' ? `${prefixCls}-rtl` : ''].filter(Boolean).join(' ');
   return wrapCSSVar(
-    <AppContext.Provider value={apis ?? early.apis}>
+    // Always the stand-ins, also once the real APIs are in (they forward to them): the value
+    // never changes, so an effect that lists `message` among its dependencies does not run
+    // again when the code arrives (it did: /chat2link showed its toast twice).
+    <AppContext.Provider value={early.apis}>
       <div className={className}>
         <Suspense fallback={null}>{wanted && <FeedbackHolders onReady={onReady} />}</Suspense>
         {children}
