@@ -11,24 +11,36 @@ import { precompress } from './scripts/precompress.ts';
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
 /**
- * CommonJS packages that refine imports but the console never calls: papaparse (refine's CSV
- * import and export) and error-stack-parser with stackframe (refine's devtools). They declare
- * no `sideEffects`, so the bundler keeps them, unused, in the signed-in screens' chunk. None
- * has side effects: they only build their exports (papaparse sets `onmessage` solely inside
- * the worker it spawns itself).
+ * Packages whose modules have no side effects, but do not say so (no `sideEffects` in their
+ * package.json), so the bundler keeps what they define at top level even when unused:
+ * - papaparse (refine's CSV import and export) and error-stack-parser with stackframe (refine's
+ *   devtools), CommonJS the console never calls; papaparse sets `onmessage` solely inside the
+ *   worker it spawns itself.
+ * - rc-motion, whose index brings `CSSMotionList` (a class with static props set at top level)
+ *   to every page with a button, though only lists of animated items use it.
  */
-const PURE_COMMONJS = /[\\/]node_modules[\\/](papaparse|error-stack-parser|stackframe)[\\/]/;
+const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/](papaparse|error-stack-parser|stackframe|rc-motion)[\\/]/;
+
+const own = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
- * Imports pointed at the one module they use, for the first page's size, keeping the very
- * module (so the very state) the original import gives. antd's form context module (which
- * every input and ConfigProvider load) takes only `FormProvider` from rc-field-form, but
- * through the package's index, whose top level hangs Field, List, useForm ... onto the Form
- * component: so the bundler keeps all of rc-field-form and its validator on the first page,
- * sign-in included, which has no antd Form. The module that defines `FormProvider` is the one
- * the index re-exports; the rest loads with the first screen that has a real Form.
+ * Imports inside antd pointed elsewhere, for the first page's size (/login has a budget,
+ * docs/console.md). The importer's whole name and the import as written must match, so an
+ * antd release that moves them only loses the saving.
+ * - antd's form context module (which every input and ConfigProvider load) takes only
+ *   `FormProvider` from rc-field-form, but through the package's index, whose top level hangs
+ *   Field, List, useForm ... onto the Form component: so all of rc-field-form and its validator
+ *   would load with the sign-in page, which has no antd Form. The module that defines
+ *   `FormProvider` is the one the index re-exports (the very module, so the very state).
+ * - antd renders its click wave and static calls through rc-util's legacy `render`, which
+ *   React 19 lacks: `antd-compat/react19-render.ts` renders with `createRoot` instead.
+ * - antd's Layout imports Sider only to compare children with it: `antd-compat/no-sider.ts`.
  */
-const REDIRECTED_IMPORTS = [{ importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/, source: 'rc-field-form', target: 'rc-field-form/es/FormContext' }];
+const REDIRECTED_IMPORTS = [
+  { importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/, source: 'rc-field-form', target: 'rc-field-form/es/FormContext' },
+  { importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]config-provider[\\/]UnstableContext\.js$/, source: 'rc-util/es/React/render', target: own('src/web/antd-compat/react19-render.ts') },
+  { importer: /[\\/]node_modules[\\/]antd[\\/]es[\\/]layout[\\/]hooks[\\/]useHasSider\.js$/, source: '../Sider', target: own('src/web/antd-compat/no-sider.ts') },
+];
 
 function redirectImports(): Plugin {
   return {
@@ -41,7 +53,7 @@ function redirectImports(): Plugin {
   };
 }
 
-const LOGIN_PAGE = fileURLToPath(new URL('src/web/pages/account/login-page.tsx', import.meta.url));
+const LOGIN_PAGE = own('src/web/pages/account/login-page.tsx');
 
 /**
  * A package's index that re-exports all its components: importing one component through it
@@ -84,8 +96,8 @@ export default defineConfig({
     rolldownOptions: {
       treeshake: {
         // Keeps every module's own (or its package's `sideEffects`) answer, except for
-        // PURE_COMMONJS, which are dropped when nothing uses them.
-        moduleSideEffects: (id: string) => (PURE_COMMONJS.test(id) ? false : undefined),
+        // SIDE_EFFECT_FREE, which are dropped when nothing uses them.
+        moduleSideEffects: (id: string) => (SIDE_EFFECT_FREE.test(id) ? false : undefined),
       },
       output: {
         codeSplitting: {

@@ -23,7 +23,7 @@ import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, rateLimitHook
 import { RedisLink } from './plumbing/redis-link';
 import { ChangeHub } from './plumbing/change-events';
 import { ClusterCodeStore, siblingWorkers } from './cluster/worker-link';
-import { securityHeaders } from './plumbing/security-headers';
+import { securityHeaders, subresourceHeaders } from './plumbing/security-headers';
 import { acceptEmptyJsonBodies, BODY_VALIDATION_OPTIONS } from './plumbing/request-bodies';
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
@@ -251,17 +251,30 @@ export async function buildApp(config: Config): Promise<App> {
 
 /**
  * Serves the built console with an SPA fallback; unknown /api paths stay JSON 404s. Every
- * answer of this scope (assets, files, index.html, its 404s) carries the security headers.
+ * answer of this scope carries the security headers: the documents (index.html, files, 404s)
+ * all of them, the hashed build files those a subresource uses (`subresourceHeaders`).
  */
 async function registerConsole(server: FastifyInstance, ctx: AppContext): Promise<void> {
-  await server.register(helmet, securityHeaders(ctx.options));
   const root = ctx.config.webDistDir;
   const hasConsole = existsSync(join(root, 'index.html'));
   if (hasConsole) {
-    // Hashed build assets never change under one name: cache them for a long time. The build
-    // wrote Brotli and gzip copies (scripts/precompress.ts): the one the browser accepts goes.
-    await server.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true, preCompressed: true, setHeaders: varyByEncoding });
+    // Hashed build assets never change under one name: cached for a year, never revalidated
+    // (so no validators). The build wrote Brotli and gzip copies (scripts/precompress.ts): the
+    // one the browser accepts goes. A scope of its own, so the documents' headers stay off.
+    await server.register(async (assets) => {
+      await assets.register(helmet, subresourceHeaders());
+      await assets.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true, etag: false, lastModified: false, preCompressed: true, setHeaders: varyByEncoding });
+    });
   }
+  await server.register(async (pages) => registerPages(pages, ctx, hasConsole));
+}
+
+/** index.html for every console route, the build's other files, and the 404s. */
+async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsole: boolean): Promise<void> {
+  await server.register(helmet, securityHeaders(ctx.options));
+  const root = ctx.config.webDistDir;
+  // `reply.sendFile` only: the routes are the not-found handler's.
+  if (hasConsole) await server.register(fastifyStatic, { root, serve: false, preCompressed: true });
   const webLimit = rateLimitHook(ctx.rateLimiter, 'GW', ctx.config.globalWebRateLimit);
   // The SPA entry must never be cached. sendFile's own cache options do not hold: when the
   // build wrote no compressed copy of index.html (it is under precompress's minimum size),

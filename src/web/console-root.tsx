@@ -2,8 +2,6 @@
  * Renders the console into `#root`: loaded by the entry (`main.tsx`) beside the first
  * screen's chunk.
  */
-// antd 5 needs its React 19 patch before anything renders.
-import '@ant-design/v5-patch-for-react-19';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { i18nReady } from './i18n';

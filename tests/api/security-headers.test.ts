@@ -45,6 +45,7 @@ describe('security headers', () => {
     mkdirSync(join(web, 'assets'));
     writeFileSync(join(web, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(join(web, 'assets', 'app.js'), 'export {};');
+    writeFileSync(join(web, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     s = await startTestServer(sqlite, { env: { WEB_DIST_DIR: web, GLOBAL_API_RATE_LIMIT_ENABLE: 'true', GLOBAL_API_RATE_LIMIT: '40', GLOBAL_API_RATE_LIMIT_DURATION: '60' } });
   });
   afterAll(async () => {
@@ -53,10 +54,23 @@ describe('security headers', () => {
   });
 
   it('come with the console, its files and every /api answer', async () => {
-    for (const path of ['/', '/about', '/assets/app.js', '/api/status', '/api/nothing', '/api/user/self']) {
+    for (const path of ['/', '/about', '/logo.svg', '/assets/missing.js', '/api/status', '/api/nothing', '/api/user/self']) {
       const res = await fetch(s.url + path);
       await res.arrayBuffer();
       expectHelmet(res, path);
+    }
+  });
+
+  it('on the hashed build files, only those a script or stylesheet obeys', async () => {
+    const res = await fetch(s.url + '/assets/app.js');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('export {};');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const documentOnly of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-dns-prefetch-control', 'etag', 'last-modified']) {
+      expect(res.headers.get(documentOnly), documentOnly).toBeNull();
     }
   });
 
