@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ENTITY_KEYWORDS, loadEntitySchema } from '../../src/server/plumbing/entity-schema';
 import { CATALOGUE_KEYWORDS } from '../../src/shared/options/catalogue';
 import { annotationsOutside } from '../../src/shared/schema-annotations';
+import { TOKEN_STATUS } from '../../src/shared/token-status';
 
 const SCHEMAS = join(import.meta.dirname, '../../schemas');
 
@@ -66,5 +67,12 @@ describe('schema annotations', () => {
     const schema = { $id: 'thing', type: 'object', properties: { name: { type: 'string', 'x-ui': { widget: 'textarea' } } } };
     writeFileSync(join(dir, 'entities', 'thing.json'), JSON.stringify(schema));
     expect(() => loadEntitySchema(dir, 'thing')).toThrow('schemas/entities/thing.json: annotations no code reads: /properties/name/x-ui');
+  });
+});
+
+describe('named values of record schemas', () => {
+  it('lists in the token status enum exactly the named token statuses', () => {
+    const token = JSON.parse(readFileSync(join(SCHEMAS, 'entities', 'token.json'), 'utf8')) as { properties: { status: { enum: number[] } } };
+    expect(token.properties.status.enum).toEqual(Object.values(TOKEN_STATUS));
   });
 });
