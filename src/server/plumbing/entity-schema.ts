@@ -79,6 +79,18 @@ export function loadEntitySchema(schemasDir: string, name: string): EntitySchema
   return schema;
 }
 
+/**
+ * `build` over one record schema, run once per schemas folder (a process has one; tests start
+ * apps on several), so the routes and services reading the same schema share what it gives.
+ */
+export function fromEntitySchema<T>(name: string, build: (schema: EntitySchema) => T): (schemasDir: string) => T {
+  const built = new Map<string, T>();
+  return (schemasDir) => {
+    if (!built.has(schemasDir)) built.set(schemasDir, build(loadEntitySchema(schemasDir, name)));
+    return built.get(schemasDir)!;
+  };
+}
+
 export interface BodyShape {
   mode: 'create' | 'update';
   /** readOnly fields this body does carry (e.g. `id` of an update). */

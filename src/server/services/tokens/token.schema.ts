@@ -5,7 +5,7 @@
  * is written once, in the schema.
  */
 import { schemaMessage } from '../../../shared/schema-messages';
-import { loadEntitySchema, type EntitySchema } from '../../plumbing/entity-schema';
+import { fromEntitySchema, type EntitySchema } from '../../plumbing/entity-schema';
 
 export interface TokenSchema {
   entity: EntitySchema;
@@ -13,17 +13,8 @@ export interface TokenSchema {
   name: { max: number; tooLong: string };
 }
 
-const loaded = new Map<string, TokenSchema>();
-
 /** The token schema of a schemas folder; a name without its length rule fails at start. */
-export function tokenSchema(schemasDir: string): TokenSchema {
-  let schema = loaded.get(schemasDir);
-  if (!schema) {
-    schema = buildTokenSchema(loadEntitySchema(schemasDir, 'token'));
-    loaded.set(schemasDir, schema);
-  }
-  return schema;
-}
+export const tokenSchema = fromEntitySchema('token', buildTokenSchema);
 
 function buildTokenSchema(entity: EntitySchema): TokenSchema {
   const name = entity.properties.name;
