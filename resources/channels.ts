@@ -9,7 +9,7 @@
 import channelSchema from '../schemas/entities/channel.json';
 import { defineResource, type Condition, type FormFieldDef } from '../src/shared/resources/definition';
 import { constraintsOf } from '../src/shared/resources/schema-constraints';
-import { typesWithFormInputs } from '../src/shared/channel-types';
+import { CHANNEL_TYPE, typesWithFormInputs } from '../src/shared/channel-types';
 
 const GROUPS = { kind: 'fetch', url: '/api/group/' } as const;
 const ALL_MODELS = { kind: 'fetch', url: '/api/channel/models', valueField: 'id', labelField: 'id' } as const;
@@ -356,7 +356,7 @@ export const channelsResource = defineResource({
     width: 680,
     groups: [{ key: 'advanced', titleKey: { zh: '高级设置', en: 'Advanced' } }],
     fields: [
-      { field: 'type', kind: 'select', labelKey: TYPE, options: { kind: 'registry', name: 'channel-types' }, required: true, default: 1 },
+      { field: 'type', kind: 'select', labelKey: TYPE, options: { kind: 'registry', name: 'channel-types' }, required: true, default: CHANNEL_TYPE.openai },
       {
         field: 'name',
         kind: 'text',
@@ -393,7 +393,7 @@ export const channelsResource = defineResource({
         kind: 'text',
         labelKey: { zh: '组织', en: 'Organization' },
         placeholderKey: { zh: '请输入 OpenAI 组织 ID，例如 org-xxx（可选）', en: 'OpenAI organization ID, e.g. org-xxx (optional)' },
-        visibleWhen: ofType(1),
+        visibleWhen: ofType(CHANNEL_TYPE.openai),
       },
       {
         field: 'models',

@@ -5,8 +5,9 @@
  * Its own texts are written here in both languages; words other screens show too are keys.
  */
 import tokenSchema from '../schemas/entities/token.json';
-import { defineResource } from '../src/shared/resources/definition';
+import { defineResource, type Condition } from '../src/shared/resources/definition';
 import { constraintsOf } from '../src/shared/resources/schema-constraints';
+import { TOKEN_STATUS } from '../src/shared/token-status';
 
 const schema = (field: string) => constraintsOf(tokenSchema, field);
 /** Texts a column and a form field share. */
@@ -16,6 +17,7 @@ const UNLIMITED = { zh: '无限额度', en: 'Unlimited quota' };
 const EXPIRES = { zh: '过期时间', en: 'Expires' };
 const NEVER = { zh: '永不过期', en: 'Never' };
 const GROUP = { zh: '分组', en: 'Group' };
+const ENABLED: Condition = { field: 'status', in: [TOKEN_STATUS.enabled] };
 const QUOTA_PRESETS = [500000, 5000000, 25000000, 50000000, 250000000, 500000000].map((value) => ({ value }));
 const EXPIRY_PRESETS = [
   { value: -1, labelKey: NEVER },
@@ -46,13 +48,13 @@ export const tokensResource = defineResource({
       titleKey: { zh: '状态', en: 'Status' },
       renderer: 'status-detail',
       values: {
-        1: { labelKey: { zh: '已启用', en: 'Enabled' }, color: 'green' },
-        2: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
-        3: { labelKey: { zh: '已过期', en: 'Expired' }, color: 'yellow' },
-        4: { labelKey: { zh: '已耗尽', en: 'Exhausted' }, color: 'grey' },
+        [TOKEN_STATUS.enabled]: { labelKey: { zh: '已启用', en: 'Enabled' }, color: 'green' },
+        [TOKEN_STATUS.disabled]: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
+        [TOKEN_STATUS.expired]: { labelKey: { zh: '已过期', en: 'Expired' }, color: 'yellow' },
+        [TOKEN_STATUS.exhausted]: { labelKey: { zh: '已耗尽', en: 'Exhausted' }, color: 'grey' },
       },
       unknown: { labelKey: { zh: '未知状态', en: 'Unknown' }, color: 'default' },
-      cases: [{ when: [{ field: 'status', in: [1] }, { field: 'model_limits_enabled', in: [true] }], value: { labelKey: { zh: '已启用：限制模型', en: 'Enabled: model limit' }, color: 'green' } }],
+      cases: [{ when: [ENABLED, { field: 'model_limits_enabled', in: [true] }], value: { labelKey: { zh: '已启用：限制模型', en: 'Enabled: model limit' }, color: 'green' } }],
     },
     {
       field: 'remain_quota',
@@ -78,8 +80,8 @@ export const tokensResource = defineResource({
   rowActions: [
     { key: 'copy', kind: 'copy', labelKey: { zh: '复制', en: 'Copy' }, template: 'sk-{key}' },
     { key: 'chat', kind: 'chat-link', labelKey: { zh: '聊天', en: 'Chat' } },
-    { key: 'disable', kind: 'status', status: 2, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: { field: 'status', in: [1] } },
-    { key: 'enable', kind: 'status', status: 1, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: { field: 'status', notIn: [1] } },
+    { key: 'disable', kind: 'status', status: TOKEN_STATUS.disabled, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: ENABLED },
+    { key: 'enable', kind: 'status', status: TOKEN_STATUS.enabled, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: { field: 'status', notIn: [TOKEN_STATUS.enabled] } },
     { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit' },
     {
       key: 'delete',

@@ -14,13 +14,24 @@
  *   has no such rule to stay compatible with). Failures without a message are malformed
  *   requests (400) with the validator's words.
  * Fields the schema does not know are dropped, never stored (plumbing/request-bodies.ts).
+ * A schema holds validation and its messages only; what the console shows (labels, widgets,
+ * presets) is declared in resources/. Other `x-` annotations are refused (`ENTITY_KEYWORDS`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { annotationsOutside } from '../../shared/schema-annotations';
 import { FORMAT_KEYWORDS, messagesProblem, schemaMessage, type SchemaMessages } from '../../shared/schema-messages';
 import { AppError, MSG } from '../errors';
 import { BODY_VALIDATION_OPTIONS } from './request-bodies';
+
+/**
+ * The `x-` annotations a record schema may carry, each read by code: `x-create-only` and
+ * `x-messages` here, `x-format: json` with its `x-json-message` by
+ * services/channels/channel.schema.ts. Any other fails at start (and in
+ * tests/unit/schema-keywords.test.ts).
+ */
+export const ENTITY_KEYWORDS = ['x-create-only', 'x-messages', 'x-format', 'x-json-message'] as const;
 
 export interface EntityProperty {
   type: string | string[];
@@ -53,14 +64,31 @@ function withoutAnnotations(value: unknown): unknown {
   );
 }
 
-/** Reads one record schema; a broken `x-messages` fails at start, not on the first bad body. */
+/**
+ * Reads one record schema; an unknown `x-` annotation or a broken `x-messages` fails at start,
+ * not on the first bad body.
+ */
 export function loadEntitySchema(schemasDir: string, name: string): EntitySchema {
   const schema = JSON.parse(readFileSync(join(schemasDir, 'entities', `${name}.json`), 'utf8')) as EntitySchema;
+  const unknown = annotationsOutside(schema, ENTITY_KEYWORDS);
+  if (unknown.length > 0) throw new Error(`schemas/entities/${name}.json: annotations no code reads: ${unknown.join(', ')}`);
   for (const [field, prop] of Object.entries(schema.properties)) {
     const problem = messagesProblem(prop['x-messages']);
     if (problem) throw new Error(`schemas/entities/${name}.json ${field}: ${problem}`);
   }
   return schema;
+}
+
+/**
+ * `build` over one record schema, run once per schemas folder (a process has one; tests start
+ * apps on several), so the routes and services reading the same schema share what it gives.
+ */
+export function fromEntitySchema<T>(name: string, build: (schema: EntitySchema) => T): (schemasDir: string) => T {
+  const built = new Map<string, T>();
+  return (schemasDir) => {
+    if (!built.has(schemasDir)) built.set(schemasDir, build(loadEntitySchema(schemasDir, name)));
+    return built.get(schemasDir)!;
+  };
 }
 
 export interface BodyShape {

@@ -7,6 +7,7 @@
  * encodings actually used).
  */
 import { createRequire } from 'node:module';
+import { CHANNEL_TYPE } from '../../shared/channel-types';
 import { imageSizeFromBase64 } from './image-size';
 import { parseDataUrl } from './providers/common/data-url';
 import { arr, isRecord, obj, str } from './providers/common/json';
@@ -63,7 +64,7 @@ export function countTokens(text: string, model: string): number {
 export interface ChatCountOptions {
   /** The request streams (env GET_MEDIA_TOKEN_NOT_STREAM only applies to non-stream requests). */
   stream?: boolean;
-  /** Channel type: Gemini (24), Vertex (41) and Claude (14) images cost 3 × base. */
+  /** Channel type: Gemini, Vertex and Claude images cost 3 × base. */
   channelType?: number;
   /** Env GET_MEDIA_TOKEN (default true): false = every image costs 3 × base. */
   getMediaToken?: boolean;
@@ -71,7 +72,7 @@ export interface ChatCountOptions {
   getMediaTokenNotStream?: boolean;
 }
 
-const FLAT_IMAGE_CHANNELS = new Set([14, 24, 41]);
+const FLAT_IMAGE_CHANNELS: ReadonlySet<number> = new Set([CHANNEL_TYPE.anthropic, CHANNEL_TYPE.gemini, CHANNEL_TYPE.vertex]);
 /** A remote or unreadable image is estimated as 1024×1024 (we never download to count). */
 const UNKNOWN_IMAGE = { width: 1024, height: 1024 };
 

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { parsePageRequest } from '../../../shared/api/envelope';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
-import { bodyValidator, loadEntitySchema } from '../../plumbing/entity-schema';
+import { bodyValidator } from '../../plumbing/entity-schema';
 import type { TokenFields } from '../../services/tokens/token.fields';
 import {
   createTokens,
@@ -21,12 +21,13 @@ import {
 import { ROLE_ADMIN } from '../../../shared/roles';
 import type { AuditSides } from '../../services/audit/audit.trail';
 import type { TokenJson } from '../../services/tokens/token.serializer';
+import { tokenSchema } from '../../services/tokens/token.schema';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
 import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
-  const schema = loadEntitySchema(ctx.config.schemasDir, 'token');
+  const schema = tokenSchema(ctx.config.schemasDir).entity;
   const createBody = bodyValidator<NewTokensInput>(schema, { mode: 'create' });
   const updateBody = bodyValidator<TokenFields & { id: number }>(schema, { mode: 'update', keep: ['id'], required: ['id'] });
   const statusBody = bodyValidator<{ id: number; status: number }>(schema, {

@@ -7,14 +7,13 @@
  * disabled channel when AutomaticEnableChannelEnabled is on (see channel-test.ts).
  */
 import type { AppContext } from '../../context';
-import { CHANNEL_STATUS } from '../../../shared/channel-types';
+import { CHANNEL_STATUS, CHANNEL_TYPE } from '../../../shared/channel-types';
 import { autoDisableChannel } from '../../services/channels/channel-auto-status';
 import type { RelayError } from '../errors';
 import type { RelayLogger } from '../runtime';
 import type { ChannelIndex, RelayChannel } from './channel-index';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
 
-const GEMINI_TYPE = 24;
 const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active']);
 const DISABLING_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota', 'authentication_error', 'permission_error', 'forbidden']);
 
@@ -27,7 +26,7 @@ function keywords(ctx: AppContext): string[] {
 export function shouldDisable(ctx: AppContext, channelType: number, error: RelayError): boolean {
   if (error.local) return false;
   if (error.status === 401) return true;
-  if (error.status === 403 && channelType === GEMINI_TYPE) return true;
+  if (error.status === 403 && channelType === CHANNEL_TYPE.gemini) return true;
   if (DISABLING_CODES.has(String(error.code))) return true;
   if (DISABLING_TYPES.has(error.type)) return true;
   const message = error.message.toLowerCase();

@@ -4,9 +4,8 @@
  * 429, 307 and 5xx (but 504/524) try the next priority tier; 400 only on Anthropic channels;
  * 408 and 2xx stop; anything else (401, 403, 404 …) tries another channel.
  */
+import { CHANNEL_TYPE } from '../../../shared/channel-types';
 import { RelayError } from '../errors';
-
-const ANTHROPIC_TYPE = 14;
 
 export interface RetryContext {
   /** Attempts made so far, this one included. */
@@ -24,7 +23,7 @@ export function shouldRetry(error: RelayError, at: RetryContext): boolean {
   const s = error.status;
   if (s === 429 || s === 307) return true;
   if (s >= 500) return s !== 504 && s !== 524;
-  if (s === 400) return at.channelType === ANTHROPIC_TYPE;
+  if (s === 400) return at.channelType === CHANNEL_TYPE.anthropic;
   if (s === 408) return false;
   if (s >= 200 && s < 300) return false;
   return true;

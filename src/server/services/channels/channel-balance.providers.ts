@@ -8,6 +8,7 @@
  * read through it (`dispatcher`).
  */
 import { request, type Dispatcher } from 'undici';
+import { CHANNEL_TYPE } from '../../../shared/channel-types';
 import { AppError } from '../../errors';
 import { firstKey } from './upstream-models.fetcher';
 
@@ -125,13 +126,13 @@ interface BalanceSource {
 }
 
 const SOURCES: Record<number, BalanceSource> = {
-  1: { host: 'https://api.openai.com', read: (get, base, key) => openaiBalance(get, base, key) },
-  8: { host: '', read: (get, base, key) => openaiBalance(get, base, key) },
-  10: { host: 'https://aiproxy.io', read: aiproxyBalance },
-  12: { host: 'https://api.api2gpt.com', read: (get, base, key) => creditGrants(get, base, key, 'total_remaining') },
-  13: { host: 'https://api.aigc2d.com', read: (get, base, key) => creditGrants(get, base, key, 'total_available') },
-  40: { host: 'https://api.siliconflow.cn', read: siliconflowBalance },
-  43: { host: 'https://api.deepseek.com', read: deepseekBalance },
+  [CHANNEL_TYPE.openai]: { host: 'https://api.openai.com', read: (get, base, key) => openaiBalance(get, base, key) },
+  [CHANNEL_TYPE.custom]: { host: '', read: (get, base, key) => openaiBalance(get, base, key) },
+  [CHANNEL_TYPE.aiProxy]: { host: 'https://aiproxy.io', read: aiproxyBalance },
+  [CHANNEL_TYPE.api2gpt]: { host: 'https://api.api2gpt.com', read: (get, base, key) => creditGrants(get, base, key, 'total_remaining') },
+  [CHANNEL_TYPE.aigc2d]: { host: 'https://api.aigc2d.com', read: (get, base, key) => creditGrants(get, base, key, 'total_available') },
+  [CHANNEL_TYPE.siliconflow]: { host: 'https://api.siliconflow.cn', read: siliconflowBalance },
+  [CHANNEL_TYPE.deepseek]: { host: 'https://api.deepseek.com', read: deepseekBalance },
 };
 
 /** The channel's balance as its provider reports it; `尚未实现` for types without one. */

@@ -6,7 +6,7 @@
 import type { Updateable } from 'kysely';
 import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
-import { isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
+import { CHANNEL_TYPE, isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
 import { baiduKey } from '../../relay/providers/baidu/meta';
 import { bedrockKey } from '../../relay/providers/bedrock/meta';
@@ -31,10 +31,6 @@ export const MSG_CHANNEL = {
   xunfeiKey: '讯飞渠道密钥格式错误，应为 APPID|APISecret|APIKey',
 } as const;
 
-const AWS_TYPE = 33;
-
-const VERTEX_TYPE = 41;
-const XUNFEI_TYPE = 18;
 const MAX_MODEL_LENGTH = 255;
 /** abilities.group and the reference's channels.group are both varchar(64). */
 const MAX_GROUP_LENGTH = 64;
@@ -159,7 +155,7 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
   if (creating || has('models')) out.models = modelList(body.models).join(',');
   if (creating || has('group') || has('groups')) out.group = groupList(body.groups ?? body.group).join(',');
   if (creating || has('type')) {
-    const type = body.type ?? 1;
+    const type = body.type ?? CHANNEL_TYPE.openai;
     if (!isKnownChannelType(type)) throw new AppError(`${MSG.invalidParams}: type ${type}`);
     out.type = type;
   }
@@ -189,8 +185,8 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
   if (creating || has('other') || has('type')) {
     const type = (out.type as number | undefined) ?? existing!.type;
     let other = has('other') || creating ? (body.other ?? '').trim() : (existing!.other ?? '').trim();
-    if (type === XUNFEI_TYPE && other === '') other = XUNFEI_DEFAULT_VERSION;
-    if (type === VERTEX_TYPE) checkVertexRegion(other);
+    if (type === CHANNEL_TYPE.xunfei && other === '') other = XUNFEI_DEFAULT_VERSION;
+    if (type === CHANNEL_TYPE.vertex) checkVertexRegion(other);
     out.other = other;
   }
   return out;
@@ -201,12 +197,12 @@ export function channelColumns(body: ChannelBody, jsonFields: readonly JsonField
  * channel could never use is refused here rather than failing every request.
  */
 const KEY_CHECKS: Record<number, { parse: (key: string) => unknown; message: string }> = {
-  [AWS_TYPE]: { parse: bedrockKey, message: MSG_CHANNEL.awsKey },
-  [VERTEX_TYPE]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
-  15: { parse: baiduKey, message: MSG_CHANNEL.baiduKey },
-  16: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
-  18: { parse: xunfeiKey, message: MSG_CHANNEL.xunfeiKey },
-  23: { parse: tencentKey, message: MSG_CHANNEL.tencentKey },
+  [CHANNEL_TYPE.aws]: { parse: bedrockKey, message: MSG_CHANNEL.awsKey },
+  [CHANNEL_TYPE.vertex]: { parse: serviceAccount, message: MSG_CHANNEL.vertexKey },
+  [CHANNEL_TYPE.baidu]: { parse: baiduKey, message: MSG_CHANNEL.baiduKey },
+  [CHANNEL_TYPE.zhipu]: { parse: zhipuKey, message: MSG_CHANNEL.zhipuKey },
+  [CHANNEL_TYPE.xunfei]: { parse: xunfeiKey, message: MSG_CHANNEL.xunfeiKey },
+  [CHANNEL_TYPE.tencent]: { parse: tencentKey, message: MSG_CHANNEL.tencentKey },
 };
 
 export function checkKey(type: number | undefined, key: string): void {
@@ -222,7 +218,7 @@ export function checkKey(type: number | undefined, key: string): void {
 /** The keys of a create: one channel per non-empty line; Vertex keys are one JSON document. */
 export function keysToCreate(body: ChannelBody): string[] {
   const key = (body.key ?? '').trim();
-  const keys = body.type === VERTEX_TYPE ? (key ? [key] : []) : [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))];
+  const keys = body.type === CHANNEL_TYPE.vertex ? (key ? [key] : []) : [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))];
   for (const one of keys) checkKey(body.type, one);
   return keys;
 }

@@ -4,7 +4,7 @@
  * the console form, so field rules live there: types, ranges, lengths, and `x-format: json`
  * with the message (`x-json-message`) for such a field that is not a JSON object.
  */
-import { bodyValidator, loadEntitySchema, type BodyChecker, type EntityProperty, type EntitySchema } from '../../plumbing/entity-schema';
+import { bodyValidator, fromEntitySchema, type BodyChecker, type EntityProperty, type EntitySchema } from '../../plumbing/entity-schema';
 import type { ChannelBody } from './channel.input';
 
 export interface JsonField {
@@ -52,17 +52,8 @@ function requestBody<T>(id: string, properties: Record<string, EntityProperty>):
   return bodyValidator<T>({ $id: id, type: 'object', properties }, { mode: 'update' });
 }
 
-const loaded = new Map<string, ChannelSchemas>();
-
 /** The channel schemas of a schemas folder, read and compiled once per process. */
-export function channelSchemas(schemasDir: string): ChannelSchemas {
-  let schemas = loaded.get(schemasDir);
-  if (!schemas) {
-    schemas = buildChannelSchemas(loadEntitySchema(schemasDir, 'channel'));
-    loaded.set(schemasDir, schemas);
-  }
-  return schemas;
-}
+export const channelSchemas = fromEntitySchema('channel', buildChannelSchemas);
 
 function buildChannelSchemas(entity: EntitySchema): ChannelSchemas {
   const props = entity.properties;

@@ -10,7 +10,7 @@ import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { parsePageRequest, type Page } from '../../../shared/api/envelope';
 import { toPage } from '../../db/query-helpers';
-import { CHANNEL_STATUS } from '../../../shared/channel-types';
+import { CHANNEL_STATUS, CHANNEL_TYPE } from '../../../shared/channel-types';
 import { deleteAbilities, rebuildAllAbilities, syncAbilities } from './abilities.sync';
 import { channelEvents } from './channel.events';
 import { channelColumns, groupList, jsonText, keysToCreate, modelList, MSG_CHANNEL, updateKey, type ChannelBody, type ChannelColumns } from './channel.input';
@@ -341,5 +341,5 @@ export async function fetchChannelModels(ctx: AppContext, id: number): Promise<s
 
 /** The upstream model list for a channel being created: first line of the given key. */
 export async function fetchModelsFor(ctx: AppContext, body: FetchModelsBody): Promise<string[]> {
-  return fetchUpstreamModels({ type: body.type ?? 1, baseUrl: body.base_url ?? '', key: body.key ?? '', dispatcher: channelDispatcher(ctx, body.setting) });
+  return fetchUpstreamModels({ type: body.type ?? CHANNEL_TYPE.openai, baseUrl: body.base_url ?? '', key: body.key ?? '', dispatcher: channelDispatcher(ctx, body.setting) });
 }

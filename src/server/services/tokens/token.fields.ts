@@ -9,6 +9,7 @@ import { AppError } from '../../errors';
 import { usableGroups } from '../users/user-groups.service';
 import { normaliseAllowIps } from './ip-allow-list';
 import type { TokenPatch } from './token.repository';
+import { tokenSchema } from './token.schema';
 
 /** The writable fields as a body carries them (already checked against the record schema). */
 export interface TokenFields {
@@ -22,14 +23,17 @@ export interface TokenFields {
   group?: string;
 }
 
-export const TOKEN_NAME_MAX = 30;
 /** A model limit with no model would lock the token out of every model (the channel rule's words; docs/tokens.md#validation). */
 export const TOKEN_MODELS_REQUIRED = '请至少选择一个模型！';
-export const TOKEN_NAME_TOO_LONG = '令牌名称过长';
 
-/** Name length in characters (code points), as the record schema counts it. */
-export function checkTokenName(name: string): void {
-  if ([...name].length > TOKEN_NAME_MAX) throw new AppError(TOKEN_NAME_TOO_LONG, 200, { name: TOKEN_NAME_TOO_LONG });
+/**
+ * Name length in characters (code points), as the record schema counts it, with the schema's
+ * limit and message: a body's name passed the schema before trimming, a batch's suffixed
+ * names never did.
+ */
+export function checkTokenName(ctx: AppContext, name: string): void {
+  const rule = tokenSchema(ctx.config.schemasDir).name;
+  if ([...name].length > rule.max) throw new AppError(rule.tooLong, 200, { name: rule.tooLong });
 }
 
 function refuse(field: string, message: string): never {
@@ -79,7 +83,7 @@ export function checkTokenFields(fields: TokenFields, at: FieldContext): TokenPa
   const patch: TokenPatch = {};
   if (fields.name !== undefined) {
     patch.name = fields.name.trim();
-    checkTokenName(patch.name);
+    checkTokenName(at.ctx, patch.name);
   }
   if (fields.remain_quota !== undefined) patch.remain_quota = fields.remain_quota;
   if (fields.unlimited_quota !== undefined) patch.unlimited_quota = fields.unlimited_quota;

@@ -21,9 +21,9 @@ import {
   refreshTokenStatus,
   TOKEN_EXHAUSTED_MESSAGE,
   TOKEN_EXPIRED_MESSAGE,
-  TOKEN_STATUS,
 } from './token.status';
 import { nowSeconds } from '../../../shared/time';
+import { TOKEN_STATUS } from '../../../shared/token-status';
 
 /** The caller as the token rules need it. */
 export interface TokenOwner {
@@ -84,7 +84,7 @@ export async function createTokens(ctx: AppContext, owner: TokenOwner, input: Ne
   const now = nowSeconds();
   const fields = checkTokenFields(input, { ctx, userGroup: owner.group, now });
   const names = batchNames(fields.name ?? '', input.count ?? 1);
-  names.forEach(checkTokenName);
+  for (const name of names) checkTokenName(ctx, name);
   const rows: NewToken[] = names.map((name) => ({
     user_id: owner.id,
     key: randomAlphanumeric(TOKEN_KEY_LENGTH),

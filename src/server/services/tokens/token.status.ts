@@ -1,7 +1,7 @@
 /**
- * Token statuses and the two automatic transitions. Users switch a token between enabled (1)
- * and disabled (2); the server turns an enabled token into expired (3) once its expiry has
- * passed, or exhausted (4) once a limited token has no quota left — checked in that order,
+ * The two automatic transitions of a token's status (the statuses: shared/token-status.ts).
+ * Users switch a token between enabled and disabled; the server turns an enabled token into
+ * expired once its expiry has passed, or exhausted once a limited token has no quota left — checked in that order,
  * as the relay checks them. Nothing sweeps tokens in the background: the relay calls
  * `refreshTokenStatus` when it meets a token, and the console's reads (list, search, get)
  * apply it to the rows they show, so a token is never shown enabled when it cannot be used.
@@ -11,8 +11,7 @@ import { asBool, type DbBool } from '../../db/tables';
 import type { Executor } from '../../db/executor';
 import { setTokenStatusIf } from './token.repository';
 import { nowSeconds } from '../../../shared/time';
-
-export const TOKEN_STATUS = { enabled: 1, disabled: 2, expired: 3, exhausted: 4 } as const;
+import { TOKEN_STATUS } from '../../../shared/token-status';
 
 export const TOKEN_EXPIRED_MESSAGE = '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期';
 export const TOKEN_EXHAUSTED_MESSAGE = '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度';

@@ -7,6 +7,7 @@
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CHANNEL_TYPE } from '../../../shared/channel-types';
 import type { FormFieldDef } from '../../../shared/resources/definition';
 import { api } from '../../state/wire';
 import { commaList } from '../cell-values';
@@ -44,7 +45,7 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
       void message.error(t('channels.messages.keyNeeded'));
       return undefined;
     }
-    return api.request<string[]>('post', '/api/channel/fetch_models', { body: { key: firstKey, base_url: base_url ?? '', type: Number(type ?? 1), setting: typeof setting === 'string' ? setting : '' } });
+    return api.request<string[]>('post', '/api/channel/fetch_models', { body: { key: firstKey, base_url: base_url ?? '', type: Number(type ?? CHANNEL_TYPE.openai), setting: typeof setting === 'string' ? setting : '' } });
   }
 
   async function fill(helper: Helper) {
@@ -52,7 +53,7 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
     try {
       if (helper === 'type-defaults') {
         const byType = await api.request<Record<string, string[]>>('get', '/api/models');
-        set(mergeModels(models, byType[String(form.getFieldValue('type') ?? 1)] ?? []));
+        set(mergeModels(models, byType[String(form.getFieldValue('type') ?? CHANNEL_TYPE.openai)] ?? []));
       } else if (helper === 'all') {
         const all = await api.request<{ id: string }[]>('get', '/api/channel/models');
         set(mergeModels(models, all.map((m) => m.id)));

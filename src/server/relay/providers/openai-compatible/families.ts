@@ -2,6 +2,7 @@
  * OpenAI-shaped families that differ from OpenAI only in paths, headers or a parameter rule
  * (docs/relay.md#other-families). Families with their own endpoints live in their own folders.
  */
+import { CHANNEL_TYPE } from '../../../../shared/channel-types';
 import type { JsonObject } from '../common/json';
 import { num, obj, str } from '../common/json';
 import { usageFromOpenAI } from '../common/usage';
@@ -10,14 +11,12 @@ import { ProviderRequestError, type Target, type Usage } from '../types';
 import { bearer, createOpenAICompatible } from './factory';
 import { OPENAI_PATHS, openaiPaths } from './paths';
 
-const OPENROUTER_TYPE = 20;
-
 /** Every other OpenAI-shaped type (legacy resellers, 360, OpenRouter, FastGPT, Moonshot, 01.AI, Xinference ...). */
 export const openaiCompatibleProvider = createOpenAICompatible({
   id: 'openai-compatible',
   paths: OPENAI_PATHS,
   // OpenRouter shows the calling app by this header (its HTTP-Referer needs a public site URL, which we lack).
-  headers: (target) => (target.channelType === OPENROUTER_TYPE ? { ...bearer(target), 'X-Title': 'Switchyard' } : bearer(target)),
+  headers: (target) => (target.channelType === CHANNEL_TYPE.openRouter ? { ...bearer(target), 'X-Title': 'Switchyard' } : bearer(target)),
 });
 
 /** Clamps `top_p` into a range when the client sent one. */

@@ -12,7 +12,7 @@
 import type { RelayRequest } from '../../pipeline/exchange';
 import type { RelayChannel } from '../../channels/channel-index';
 import type { RelayRuntime } from '../../runtime';
-import { CHANNEL_STATUS } from '../../../../shared/channel-types';
+import { CHANNEL_STATUS, CHANNEL_TYPE } from '../../../../shared/channel-types';
 import { confirmTask, holdTask, releaseTask, type TaskPayer } from '../task-ledger';
 import { taskLogContent, taskPrice } from '../task-price';
 import { callTaskUpstream, isObject, parseJson } from '../task-upstream';
@@ -23,7 +23,6 @@ import { MjError, mjRefuse, MJ_UNKNOWN_ERROR } from './mj-error';
 /** Seconds a submission may take upstream. */
 const SUBMIT_TIMEOUT_MS = 60_000;
 /** Mode prefixes of the Plus API (`/mj-fast/mj/...`), passed on to Plus channels. */
-const PLUS_CHANNEL_TYPE = 5;
 
 export interface TaskReply {
   status: number;
@@ -125,7 +124,7 @@ function upstreamBody(rt: RelayRuntime, body: Record<string, unknown>): string {
  * for Plus channels, which serve those paths, and dropped for plain proxies, which do not.
  */
 export function upstreamPath(channel: RelayChannel, routePath: string, mode: string | undefined): string {
-  const keepMode = mode && channel.type === PLUS_CHANNEL_TYPE;
+  const keepMode = mode && channel.type === CHANNEL_TYPE.midjourneyPlus;
   return `${keepMode ? `/${mode}` : ''}/mj${routePath}`;
 }
 
