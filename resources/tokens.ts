@@ -77,7 +77,7 @@ export const tokensResource = defineResource({
   ],
   rowActions: [
     { key: 'copy', kind: 'copy', labelKey: { zh: '复制', en: 'Copy' }, template: 'sk-{key}' },
-    { key: 'chat', kind: 'chat-link', labelKey: { zh: '聊天', en: 'Chat' } },
+    { key: 'chat', kind: 'chat-link', labelKey: { zh: '聊天', en: 'Chat' }, pickTitleKey: 'tokens.actions.chooseChat' },
     { key: 'disable', kind: 'status', status: 2, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: { field: 'status', in: [1] } },
     { key: 'enable', kind: 'status', status: 1, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: { field: 'status', notIn: [1] } },
     { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit' },
