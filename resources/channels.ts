@@ -7,7 +7,7 @@
  * table (src/shared/channel-types.ts); words other screens show too are keys.
  */
 import channelSchema from '../schemas/entities/channel.json';
-import { defineResource, type Condition, type FormFieldDef } from '../src/shared/resources/definition';
+import { defineResource, type Condition, type JsonFieldDef, type ModelPickerDef, type NumberFieldDef } from '../src/shared/resources/definition';
 import { constraintsOf } from '../src/shared/resources/schema-constraints';
 import { CHANNEL_TYPE, typesWithFormInputs } from '../src/shared/channel-types';
 
@@ -75,7 +75,7 @@ const JSON_FIELDS = {
   },
 };
 
-const jsonField = (field: keyof typeof JSON_FIELDS, rows = 4): FormFieldDef => ({
+const jsonField = (field: keyof typeof JSON_FIELDS, rows = 4): JsonFieldDef => ({
   field,
   kind: 'json',
   labelKey: JSON_FIELDS[field].label,
@@ -92,12 +92,44 @@ const NUMBERS = {
   weight: { label: { zh: '权重', en: 'Weight' }, invalid: { zh: '权重必须是不小于 0 的整数', en: 'Weight must be a whole number of at least 0' } },
 };
 
-const numberField = (field: keyof typeof NUMBERS, extra: Partial<FormFieldDef> = {}): FormFieldDef => ({
+const numberField = (field: keyof typeof NUMBERS, extra: Partial<NumberFieldDef> = {}): NumberFieldDef => ({
   field,
   kind: 'number',
   labelKey: NUMBERS[field].label,
   ...schema(field),
   ...extra,
+});
+
+/**
+ * The model picker's sources and words: the type's models, every enabled model, and the
+ * upstream's own list (the stored channel's when editing; when creating, asked with the
+ * form's first key and its address, type and settings).
+ */
+const modelPicker = (actions: ModelPickerDef['actions']): ModelPickerDef => ({
+  actions,
+  typeDefaults: { url: '/api/models', typeField: 'type', defaultType: CHANNEL_TYPE.openai },
+  allUrl: '/api/channel/models',
+  upstream: {
+    editUrl: '/api/channel/fetch_models/:id',
+    createUrl: '/api/channel/fetch_models',
+    keyField: 'key',
+    keyNeededKey: 'channels.messages.keyNeeded',
+    fields: { base_url: '', type: CHANNEL_TYPE.openai, setting: '' },
+  },
+  texts: {
+    buttons: {
+      'type-defaults': 'channels.picker.type-defaults',
+      all: 'channels.picker.all',
+      upstream: 'channels.picker.upstream',
+      clear: 'channels.picker.clear',
+      custom: 'channels.picker.customAdd',
+    },
+    customPlaceholder: 'channels.picker.customPlaceholder',
+    duplicate: 'channels.messages.modelExists',
+    fetched: 'channels.messages.modelsFetched',
+    fetchFailed: 'channels.messages.fetchModelsFailed',
+    loadFailed: 'channels.messages.enabledModelsFailed',
+  },
 });
 
 const inlineEdit = (field: keyof typeof NUMBERS) => ({
@@ -250,7 +282,7 @@ export const channelsResource = defineResource({
         width: 640,
         fields: [
           { field: 'new_tag', kind: 'text', labelKey: { zh: '标签名', en: 'Tag name' }, helpKey: { zh: '留空则解散该标签', en: 'Leave empty to dissolve the tag' }, ...schema('tag') },
-          { field: 'models', kind: 'model-picker', labelKey: MODELS, options: ALL_MODELS, pickerActions: ['all', 'clear', 'custom'] },
+          { field: 'models', kind: 'model-picker', labelKey: MODELS, options: ALL_MODELS, picker: modelPicker(['all', 'clear', 'custom']) },
           { field: 'groups', kind: 'select', multiple: true, joinWith: ',', labelKey: GROUPS_LABEL, options: GROUPS },
           { ...jsonField('model_mapping'), group: undefined, helpKey: { zh: '留空则不修改模型重定向', en: "Leave empty to keep each channel's model mapping" } },
           numberField('priority', { default: undefined }),
@@ -401,7 +433,7 @@ export const channelsResource = defineResource({
         labelKey: MODELS,
         placeholderKey: { zh: '请选择该渠道所支持的模型', en: 'Models this channel serves' },
         options: ALL_MODELS,
-        pickerActions: ['type-defaults', 'all', 'upstream', 'clear', 'custom'],
+        picker: modelPicker(['type-defaults', 'all', 'upstream', 'clear', 'custom']),
         required: true,
         requiredMessageKey: { zh: '请至少选择一个模型！', en: 'Please choose at least one model!' },
       },

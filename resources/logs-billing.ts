@@ -4,7 +4,7 @@
  * which model answered, how long it took and which channels were tried. Everything is read
  * from the row and its `other` JSON; nothing is recomputed on a different basis.
  */
-import type { DetailItem, DetailFormat } from '../src/shared/resources/extras';
+import type { DetailItem, DetailFormat } from '../src/shared/resources/lists';
 import type { Bilingual } from '../src/shared/resources/label';
 
 type Row = Record<string, unknown>;

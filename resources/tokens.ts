@@ -79,7 +79,7 @@ export const tokensResource = defineResource({
   ],
   rowActions: [
     { key: 'copy', kind: 'copy', labelKey: { zh: '复制', en: 'Copy' }, template: 'sk-{key}' },
-    { key: 'chat', kind: 'chat-link', labelKey: { zh: '聊天', en: 'Chat' } },
+    { key: 'chat', kind: 'chat-link', labelKey: { zh: '聊天', en: 'Chat' }, pickTitleKey: 'tokens.actions.chooseChat' },
     { key: 'disable', kind: 'status', status: TOKEN_STATUS.disabled, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: ENABLED },
     { key: 'enable', kind: 'status', status: TOKEN_STATUS.enabled, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: { field: 'status', notIn: [TOKEN_STATUS.enabled] } },
     { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit' },

@@ -19,7 +19,9 @@ import { channelsResource } from '../../resources/channels';
 import { redemptionsResource } from '../../resources/redemptions';
 import { tokensResource } from '../../resources/tokens';
 import { usersResource } from '../../resources/users';
+import type { BatchActionDef, RowActionDef } from '../../src/shared/resources/actions';
 import type { ResourceDefinition } from '../../src/shared/resources/definition';
+import type { FieldKind, FieldOf } from '../../src/shared/resources/forms';
 import { isBilingual, type Bilingual, type Label } from '../../src/shared/resources/label';
 
 interface Clients {
@@ -38,6 +40,12 @@ function inlineText(label: Label | undefined): Bilingual {
 }
 
 const formField = (resource: ResourceDefinition, field: string) => resource.form?.fields.find((f) => f.field === field);
+/** A form field, row action or batch action of the given kind, with that kind's options. */
+const fieldOf = <K extends FieldKind>(resource: ResourceDefinition, field: string, kind: K) => resource.form?.fields.find((f): f is FieldOf<K> => f.field === field && f.kind === kind);
+const rowAction = <K extends RowActionDef['kind']>(resource: ResourceDefinition, key: string, kind: K) =>
+  resource.rowActions?.find((a): a is Extract<RowActionDef, { kind: K }> => a.key === key && a.kind === kind);
+const batchAction = <K extends BatchActionDef['kind']>(resource: ResourceDefinition, key: string, kind: K) =>
+  resource.batchActions?.find((a): a is Extract<BatchActionDef, { kind: K }> => a.key === key && a.kind === kind);
 
 interface Row {
   /** The section of docs/messages.md that lists it. */
@@ -108,24 +116,24 @@ const ROWS: Row[] = [
   { doc: 'gateway-resources', rule: 'channel create: name and key required', message: '请填写渠道名称和渠道密钥！', server: (c) => c.root.post('/api/channel/', channel({ name: '', key: '' })), console: inlineText(formField(channelsResource, 'name')?.requiredMessageKey) },
   { doc: 'gateway-resources', rule: 'channel create: key required', message: '请填写渠道名称和渠道密钥！', server: (c) => c.root.post('/api/channel/', channel({ key: '' })) },
   { doc: 'gateway-resources', rule: 'channel: at least one model', message: '请至少选择一个模型！', server: (c) => c.root.post('/api/channel/', channel({ models: '' })), console: inlineText(formField(channelsResource, 'models')?.requiredMessageKey) },
-  { doc: 'gateway-resources', rule: 'channel: model_mapping valid JSON', message: '模型映射必须是合法的 JSON 格式！', server: (c) => c.root.post('/api/channel/', channel({ model_mapping: '{"gpt-4o":' })), console: inlineText(formField(channelsResource, 'model_mapping')?.jsonMessageKey) },
+  { doc: 'gateway-resources', rule: 'channel: model_mapping valid JSON', message: '模型映射必须是合法的 JSON 格式！', server: (c) => c.root.post('/api/channel/', channel({ model_mapping: '{"gpt-4o":' })), console: inlineText(fieldOf(channelsResource, 'model_mapping', 'json')?.jsonMessageKey) },
   { doc: 'gateway-resources', rule: 'fetching models on create needs a key', message: '请填写密钥', server: (c) => c.root.post('/api/channel/fetch_models', { base_url: 'https://api.example.com', type: 1, key: '' }), console: 'channels.messages.keyNeeded' },
   { doc: 'gateway-resources', rule: 'custom model already present', message: '某些模型已存在！', console: 'channels.messages.modelExists' },
-  { doc: 'gateway-resources', rule: 'tag edit that changes nothing (the server answers success, issue #13)', message: '没有任何修改！', console: inlineText(channelsResource.rowActions?.find((a) => a.key === 'tagEdit')?.dialog?.noChangeKey) },
-  { doc: 'gateway-resources', rule: 'batch tag: tag non-empty', message: '标签不能为空！', server: (c) => c.root.post('/api/channel/batch/tag', { ids: [c.channelId], tag: '' }), console: inlineText(channelsResource.batchActions?.find((a) => a.key === 'tag')?.dialog?.fields[0]?.requiredMessageKey) },
+  { doc: 'gateway-resources', rule: 'tag edit that changes nothing (the server answers success, issue #13)', message: '没有任何修改！', console: inlineText(rowAction(channelsResource, 'tagEdit', 'dialog')?.dialog.noChangeKey) },
+  { doc: 'gateway-resources', rule: 'batch tag: tag non-empty', message: '标签不能为空！', server: (c) => c.root.post('/api/channel/batch/tag', { ids: [c.channelId], tag: '' }), console: inlineText(batchAction(channelsResource, 'tag', 'dialog')?.dialog.fields[0]?.requiredMessageKey) },
   { doc: 'gateway-resources', rule: 'batch delete: a selection', message: '请先选择要删除的通道！', server: (c) => c.root.post('/api/channel/batch', { ids: [] }), console: inlineText(channelsResource.batchActions?.find((a) => a.key === 'delete')?.emptySelectionKey) },
-  { doc: 'gateway-resources', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: inlineText(formField(tokensResource, 'expired_time')?.invalidMessageKey) },
+  { doc: 'gateway-resources', rule: 'token: expiry that cannot be parsed', message: '过期时间格式错误！', server: (c) => c.alice.client.post('/api/token/', { name: 'seed-token', expired_time: 0, remain_quota: 1, unlimited_quota: false }), console: inlineText(fieldOf(tokensResource, 'expired_time', 'expiry')?.invalidMessageKey) },
   { doc: 'gateway-resources', rule: 'token copy: a selection', message: '请至少选择一个令牌！', console: inlineText(tokensResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { doc: 'gateway-resources', rule: 'duplicate submit', message: '提交失败，请勿重复提交！', console: 'crud.messages.duplicateSubmit' },
-  { doc: 'gateway-resources', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: inlineText(formField(tokensResource, 'group')?.emptyOptionsKey) },
+  { doc: 'gateway-resources', rule: 'token group: none made available', message: '管理员未设置用户可选分组', console: inlineText(fieldOf(tokensResource, 'group', 'select')?.emptyOptionsKey) },
   { doc: 'gateway-resources', rule: 'redemption copy: a selection', message: '请至少选择一个兑换码！', console: inlineText(redemptionsResource.batchActions?.find((a) => a.key === 'copy')?.emptySelectionKey) },
   { doc: 'gateway-resources', rule: 'wallet: empty redemption code', message: '请输入兑换码！', server: (c) => c.alice.client.post('/api/user/topup', { key: '  ' }), console: 'wallet.messages.codeMissing' },
   { doc: 'gateway-resources', rule: 'online top-up: amount not below the minimum', message: '充值数量不能小于 1', server: (c) => c.alice.client.post('/api/user/amount', { amount: 0, top_up_code: '' }), replyText: (body) => body.data },
   { doc: 'gateway-resources', rule: 'online top-up: amount not below the minimum (console)', message: '充值数量不能小于', console: 'wallet.messages.belowMin' },
   { doc: 'console-failures', rule: 'fetching models failed', message: '获取模型列表失败', console: 'channels.messages.fetchModelsFailed' },
   { doc: 'console-failures', rule: 'fetching enabled models failed', message: '获取启用模型失败', console: 'channels.messages.enabledModelsFailed' },
-  { doc: 'console-failures', rule: 'copy of a channel that cannot be found', message: '渠道未找到，请刷新页面后重试。', console: inlineText(channelsResource.rowActions?.find((a) => a.key === 'copy')?.notFoundKey) },
-  { doc: 'console-failures', rule: 'channel copy failed', message: '渠道复制失败', console: inlineText(channelsResource.rowActions?.find((a) => a.key === 'copy')?.failedKey) },
+  { doc: 'console-failures', rule: 'copy of a channel that cannot be found', message: '渠道未找到，请刷新页面后重试。', console: inlineText(rowAction(channelsResource, 'copy', 'duplicate')?.notFoundKey) },
+  { doc: 'console-failures', rule: 'channel copy failed', message: '渠道复制失败', console: inlineText(rowAction(channelsResource, 'copy', 'duplicate')?.failedKey) },
   { doc: 'console-failures', rule: 'chat link without an enabled token', message: '当前没有可用的启用令牌，请确认是否有令牌处于启用状态！', console: 'chat.messages.noToken' },
   { doc: 'console-failures', rule: 'chat link misconfigured', message: '聊天链接配置错误，请联系管理员', console: 'chat.messages.badLink' },
   { doc: 'console-failures', rule: 'chat link not configured', message: '请联系管理员配置聊天链接', console: 'chat.messages.notConfigured' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { logBillingDetail } from '../../resources/logs-billing';
-import type { DetailItem } from '../../src/shared/resources/extras';
+import type { DetailItem } from '../../src/shared/resources/lists';
 
 const format = { quota: (q: number) => `$${(q / 500000).toFixed(6)}` };
 const byLabel = (items: DetailItem[]) => Object.fromEntries(items.map((i) => [i.key, i.value]));

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../resources';
 import { BILLING_LABELS } from '../../resources/logs-billing';
-import type { ColumnDef } from '../../src/shared/resources/definition';
+import type { ColumnDef } from '../../src/shared/resources/columns';
 import { labelText, type Label } from '../../src/shared/resources/label';
 
 /** `…Key` properties that name no text: a row action to run, a local storage name. */

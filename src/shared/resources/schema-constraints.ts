@@ -5,7 +5,7 @@
  * returned; the declaration adds labels and kinds.
  */
 import type { SchemaMessages } from '../schema-messages';
-import type { FormFieldDef } from './definition';
+import type { NumberRules, TextRules } from './forms';
 
 interface PropertySchema {
   type?: string | string[];
@@ -22,7 +22,8 @@ export interface EntitySchema {
   properties: Record<string, PropertySchema>;
 }
 
-export type SchemaConstraints = Pick<FormFieldDef, 'min' | 'max' | 'rangeMessages' | 'minLength' | 'maxLength' | 'pattern' | 'patternMessage' | 'integer' | 'default'>;
+/** Text rules for text fields, number rules for number fields: a field's kind reads only its own. */
+export type SchemaConstraints = TextRules & NumberRules & { default?: unknown };
 
 /** The constraints of `field` in `schema`; unknown fields give none. */
 export function constraintsOf(schema: EntitySchema, field: string): SchemaConstraints {

@@ -6,8 +6,8 @@
 import { Button, Form, Input, List, Modal } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useLabel } from './use-label';
-import type { Label } from '../../shared/resources/definition';
-import type { DialogDef } from '../../shared/resources/extras';
+import type { Label } from '../../shared/resources/label';
+import type { DialogDef } from '../../shared/resources/forms';
 import { FormField } from './form-field';
 import { visibleFields } from './form-values';
 import { useApp } from '../state/feedback-app';

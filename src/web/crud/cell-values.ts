@@ -2,7 +2,7 @@
  * What the gateway renderers compute from a row: colours by threshold, spent time, values
  * inside JSON text fields, templates filled from a row. Pure, so each rule is unit-tested.
  */
-import type { ColorSteps, JsonPath } from '../../shared/resources/extras';
+import type { ColorSteps, JsonPath } from '../../shared/resources/common';
 
 type Row = Record<string, unknown>;
 

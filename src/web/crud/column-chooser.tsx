@@ -2,7 +2,7 @@
 import { SettingOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Popover, Space } from 'antd';
 import { useLabel } from './use-label';
-import type { ColumnDef } from '../../shared/resources/definition';
+import type { ColumnDef } from '../../shared/resources/columns';
 import { isColumnShown, type ColumnPrefs } from './list-prefs';
 
 interface ColumnChooserProps {

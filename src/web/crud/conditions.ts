@@ -2,7 +2,7 @@
  * Evaluates the declarations' data conditions (`visibleWhen`, `disabledWhen`) and builds
  * action bodies from their value references. Pure, so each rule is unit-tested.
  */
-import type { BodyValue, Condition, Conditions, Scalar } from '../../shared/resources/definition';
+import type { BodyValue, Condition, Conditions, Scalar } from '../../shared/resources/common';
 
 type Values = Record<string, unknown>;
 

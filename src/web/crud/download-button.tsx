@@ -8,7 +8,7 @@ import type { CrudFilter } from '@refinedev/core';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useLabel } from './use-label';
-import type { DownloadDef } from '../../shared/resources/extras';
+import type { DownloadDef } from '../../shared/resources/lists';
 import { transportDeps } from '../state/wire';
 import { downloadFile, formatBytes } from '../wire/download';
 import { filtersToQuery, joinPath } from '../wire/mappings';

@@ -1,11 +1,12 @@
 /**
  * One declared form field: its input by kind and its validation rules. Adding a kind =
- * one entry in INPUTS (and its name in the shared `FieldKind` union).
+ * its variant in the shared `FormFieldDef` union (src/shared/resources/forms.ts) and one
+ * entry in INPUTS, which receives that variant.
  */
 import { Form, Input, InputNumber, Select, Switch, type FormItemProps, type FormRule } from 'antd';
 import type { ReactNode } from 'react';
 import { useLabel, type LabelT } from './use-label';
-import type { FieldKind, FormFieldDef } from '../../shared/resources/definition';
+import type { FieldKind, FieldOf, FormFieldDef, NumberRules, SelectFieldDef, TextRules } from '../../shared/resources/forms';
 import { schemaMessage } from '../../shared/schema-messages';
 import { matches } from './conditions';
 import { QuotaInput } from './quota-input';
@@ -18,7 +19,7 @@ import { currentLanguage } from '../i18n';
 
 type T = LabelT;
 
-function OptionSelect({ def, ...props }: { def: FormFieldDef; placeholder?: string }) {
+function OptionSelect({ def, ...props }: { def: SelectFieldDef; placeholder?: string }) {
   const t = useLabel();
   const { options, loading } = useOptions(def.options);
   // Nothing to choose (no user-selectable groups): a disabled select that says why.
@@ -26,7 +27,9 @@ function OptionSelect({ def, ...props }: { def: FormFieldDef; placeholder?: stri
   return <Select {...props} options={options} loading={loading} mode={def.multiple ? 'multiple' : undefined} allowClear showSearch optionFilterProp="label" />;
 }
 
-const INPUTS: Record<FieldKind, (def: FormFieldDef, placeholder: string | undefined) => ReactNode> = {
+type Inputs = { [K in FieldKind]: (def: FieldOf<K>, placeholder: string | undefined) => ReactNode };
+
+const INPUTS: Inputs = {
   text: (_def, placeholder) => <Input placeholder={placeholder} autoComplete="off" />,
   password: (_def, placeholder) => <Input.Password placeholder={placeholder} autoComplete="new-password" />,
   number: (def, placeholder) =>
@@ -42,12 +45,32 @@ const INPUTS: Record<FieldKind, (def: FormFieldDef, placeholder: string | undefi
   expiry: (def, placeholder) => <ExpiryInput def={def} placeholder={placeholder} />,
 };
 
+/** The text rules of the kinds that have them. */
+function textRulesOf(def: FormFieldDef): TextRules {
+  return def.kind === 'text' || def.kind === 'password' || def.kind === 'textarea' ? def : {};
+}
+
+/** The number rules of the kinds that have them. */
+function numberRulesOf(def: FormFieldDef): NumberRules {
+  return def.kind === 'number' || def.kind === 'quota' ? def : {};
+}
+
+/** The input of `def`'s kind. */
+function inputOf(def: FormFieldDef, placeholder: string | undefined): ReactNode {
+  // TypeScript cannot tie the entry picked by `def.kind` to `def`'s variant; the registry's
+  // type already checked that each entry takes its own variant.
+  const input = INPUTS[def.kind] as (def: FormFieldDef, placeholder: string | undefined) => ReactNode;
+  return input(def, placeholder);
+}
+
 export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
+  const text = textRulesOf(def);
+  const number = numberRulesOf(def);
   const label = t(def.labelKey);
   const rules: FormRule[] = [];
   if (def.required) rules.push({ required: true, message: t(def.requiredMessageKey ?? 'crud.validation.required', { field: label }) });
-  if (def.minLength !== undefined) rules.push({ min: def.minLength, message: t('crud.validation.minLength', { field: label, count: def.minLength }) });
-  if (def.maxLength !== undefined) rules.push({ max: def.maxLength, message: t('crud.validation.maxLength', { field: label, count: def.maxLength }) });
+  if (text.minLength !== undefined) rules.push({ min: text.minLength, message: t('crud.validation.minLength', { field: label, count: text.minLength }) });
+  if (text.maxLength !== undefined) rules.push({ max: text.maxLength, message: t('crud.validation.maxLength', { field: label, count: text.maxLength }) });
   if (def.kind === 'json') {
     rules.push({
       validator: async (_rule, value: unknown) => {
@@ -65,9 +88,9 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
       message: t(def.invalidMessageKey ?? 'crud.validation.invalid', { field: label }),
     });
   }
-  if (def.pattern !== undefined) rules.push(patternRule(def, label, t));
-  if (def.min !== undefined || def.max !== undefined) rules.push(rangeRule(def, label, t));
-  if (def.integer) {
+  if (text.pattern !== undefined) rules.push(patternRule(text.pattern, text, label, t));
+  if (number.min !== undefined || number.max !== undefined) rules.push(rangeRule(number, label, t));
+  if (number.integer) {
     rules.push({
       validator: async (_rule, value: unknown) => {
         if (value !== undefined && value !== null && value !== '' && !Number.isInteger(Number(value))) throw new Error();
@@ -82,8 +105,8 @@ export function fieldRules(def: FormFieldDef, t: T): FormRule[] {
  * Text that does not have the field's form gets the field's own message from its schema
  * (`x-messages.pattern`), never a generic one that may describe another field's form.
  */
-function patternRule(def: FormFieldDef, label: string, t: T): FormRule {
-  const form = new RegExp(def.pattern!, 'u');
+function patternRule(pattern: string, def: TextRules, label: string, t: T): FormRule {
+  const form = new RegExp(pattern, 'u');
   return {
     validator: async (_rule, value: unknown) => {
       if (value === undefined || value === null || value === '' || form.test(String(value))) return;
@@ -97,7 +120,7 @@ function patternRule(def: FormFieldDef, label: string, t: T): FormRule {
  * the schema gives them (Chinese console) — never moved to the nearest bound, which would save
  * a number nobody typed.
  */
-function rangeRule(def: FormFieldDef, label: string, t: T): FormRule {
+function rangeRule(def: NumberRules, label: string, t: T): FormRule {
   return {
     validator: async (_rule, value: unknown) => {
       if (value === undefined || value === null || value === '') return;
@@ -116,7 +139,7 @@ function valueMapping(def: FormFieldDef): Pick<FormItemProps, 'getValueProps' | 
     const [on, off] = def.switchValues;
     return { getValueProps: (v: unknown) => ({ checked: v === on }), normalize: (checked: boolean) => (checked ? on : off) };
   }
-  if (def.joinWith && def.kind !== 'model-picker') {
+  if ((def.kind === 'select' || def.kind === 'tags') && def.joinWith) {
     const sep = def.joinWith;
     return {
       getValueProps: (v: unknown) => ({ value: String(v ?? '').split(sep).map((s) => s.trim()).filter(Boolean) }),
@@ -145,7 +168,7 @@ function PlainField({ def }: { def: FormFieldDef }) {
       {...valueMapping(def)}
       validateTrigger={def.kind === 'json' ? 'onBlur' : 'onChange'}
     >
-      {INPUTS[def.kind](def, placeholder)}
+      {inputOf(def, placeholder)}
     </Form.Item>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FormFieldDef } from '../../shared/resources/definition';
+import type { FormFieldDef } from '../../shared/resources/forms';
 import { followJsonKeys, jsonKeyValues, mergeJsonKeys, readJsonKey, writeJsonKey } from './form-json-keys';
 import { formValuesFromRecord, submittedValues } from './form-values';
 

@@ -4,7 +4,7 @@
  * the other while the user types, so the text that is sent always holds what the field shows.
  * Pure, so each rule is unit-tested.
  */
-import type { FormFieldDef } from '../../shared/resources/definition';
+import type { FormFieldDef } from '../../shared/resources/forms';
 
 type Values = Record<string, unknown>;
 

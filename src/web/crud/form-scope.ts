@@ -1,6 +1,6 @@
 /** What a form widget may need to know about its form: create or edit, and the record id. */
 import { createContext, useContext } from 'react';
-import type { FormMode } from '../../shared/resources/definition';
+import type { FormMode } from '../../shared/resources/forms';
 
 export interface FormScope {
   mode: FormMode;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FormFieldDef } from '../../shared/resources/definition';
+import type { FormFieldDef } from '../../shared/resources/forms';
 import { defaultValues, fieldsFor, submittedValues, visibleFields } from './form-values';
 
 const fields: FormFieldDef[] = [
   { field: 'name', kind: 'text', labelKey: 'n' },
   { field: 'password', kind: 'password', labelKey: 'p', modes: ['create'] },
   { field: 'password', kind: 'password', labelKey: 'p', modes: ['edit'] },
-  { field: 'type', kind: 'select', labelKey: 't', default: 1 },
+  { field: 'type', kind: 'select', labelKey: 't', options: { kind: 'registry', name: 'channel-types' }, default: 1 },
   { field: 'other', kind: 'text', labelKey: 'o', visibleWhen: { field: 'type', in: [18] } },
   { field: 'quota', kind: 'quota', labelKey: 'q', modes: ['edit'] },
   { field: 'github_id', kind: 'readonly', labelKey: 'g', modes: ['edit'] },

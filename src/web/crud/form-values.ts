@@ -1,5 +1,5 @@
 /** What a declared form shows and sends. Pure, so each rule is unit-tested. */
-import type { FormFieldDef, FormMode } from '../../shared/resources/definition';
+import type { FormFieldDef, FormMode } from '../../shared/resources/forms';
 import { matches } from './conditions';
 import { jsonKeyValues, mergeJsonKeys } from './form-json-keys';
 

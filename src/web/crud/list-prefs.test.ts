@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ColumnDef } from '../../shared/resources/definition';
+import type { ColumnDef } from '../../shared/resources/columns';
 import { parsePageSize, visibleColumns } from './list-prefs';
 
 const columns: ColumnDef[] = [

@@ -3,7 +3,7 @@
  * column field → shown) and the page size (`page-size`, one of 10/20/50/100).
  */
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../shared/api/envelope';
-import type { ColumnDef } from '../../shared/resources/definition';
+import type { ColumnDef } from '../../shared/resources/columns';
 import { columnsKey, readJson, readText, STORAGE_KEYS, writeJson, writeText } from '../storage';
 
 export type ColumnPrefs = Record<string, boolean>;

@@ -6,8 +6,8 @@
  */
 import type { CrudFilter } from '@refinedev/core';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { ResourceDefinition, SearchFieldDef } from '../../shared/resources/definition';
-import type { TimeDefault } from '../../shared/resources/extras';
+import type { ResourceDefinition } from '../../shared/resources/definition';
+import type { SearchFieldDef, TimeDefault } from '../../shared/resources/search';
 
 /** Administrators read `adminApi` (every user's rows) when the resource has one. */
 export function apiFor(resource: Pick<ResourceDefinition, 'api' | 'adminApi'>, role: number, adminRole = 10): string {

@@ -5,8 +5,9 @@
 import { Button, Popconfirm, Space, Switch } from 'antd';
 import type { ReactNode } from 'react';
 import { useLabel } from './use-label';
-import type { BatchActionDef, ConfirmDef } from '../../shared/resources/definition';
-import type { ListToggleDef, ToolbarActionDef } from '../../shared/resources/extras';
+import type { BatchActionDef, ToolbarActionDef } from '../../shared/resources/actions';
+import type { ConfirmDef } from '../../shared/resources/common';
+import type { ListToggleDef } from '../../shared/resources/lists';
 
 interface ListToolbarProps {
   toggles: ListToggleDef[];

@@ -1,5 +1,5 @@
 /** Turns an `OptionSource` reply into select options. Pure; see `use-options.ts`. */
-import type { OptionSource } from '../../shared/resources/definition';
+import type { OptionSource } from '../../shared/resources/common';
 import type { LabelT } from './use-label';
 
 export interface SelectOption {

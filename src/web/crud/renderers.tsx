@@ -1,27 +1,44 @@
 /**
- * Column renderers by name (`ColumnDef.renderer`). Adding a renderer = one entry here and
- * its name in the shared `RendererName` union.
+ * The one column renderer registry: a renderer per name, each receiving its own column
+ * variant (src/shared/resources/columns.ts). Adding a renderer = its variant in the
+ * `ColumnDef` union and its entry here; the registry's type refuses a missing entry or an
+ * entry that reads options its variant does not have. Cells with state are components
+ * (cells/); the stateless ones are plain functions here.
  */
 import { Badge, Space, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import type { ColumnDef, EnumValue, ResourceDefinition, RendererName, RowActionDef } from '../../shared/resources/definition';
+import type { ColumnDef, ColumnOf, RendererName } from '../../shared/resources/columns';
+import type { EnumValue } from '../../shared/resources/common';
+import { ActionTagCell, IdTagCell, JsonDialogCell, SecretCell, UserInfoCell } from './cells/action-cells';
+import type { CellProps, RenderContext } from './cells/cell-props';
+import { InlineNumberCell } from './cells/inline-number-cell';
+import { TaskResultCell } from './cells/task-result-cell';
+import {
+  ChannelTypeCell,
+  DurationCell,
+  ImageCell,
+  JsonPathCell,
+  LatencyCell,
+  ListTagsCell,
+  ProgressCell,
+  ResponseTimeCell,
+  StatusDetailCell,
+  TagChildrenCell,
+} from './cells/value-cells';
 import { matches } from './conditions';
 import { formatTimestamp } from './format-time';
-import { GATEWAY_RENDERERS } from './gateway-renderers';
-import { displayQuota, type QuotaView } from './quota-format';
-import type { LabelT } from './use-label';
-
-export interface RenderContext {
-  /** Resolves a declaration text: a locale key or an inline `{ zh, en }` (use-label.ts). */
-  t: LabelT;
-  quota: QuotaView;
-  /** The list's resource and its row-action runner, for cells that act (inline edits, action tags). */
-  resource?: ResourceDefinition;
-  runRow?: (action: RowActionDef, row: Row) => Promise<boolean>;
-}
+import { displayQuota } from './quota-format';
+import './cells/cells.css';
 
 type Row = Record<string, unknown>;
-export type Renderer = (value: unknown, row: Row, column: ColumnDef, ctx: RenderContext) => ReactNode;
+/** Draws one cell of a column of its variant `C`. */
+type Renderer<C extends ColumnDef> = (value: unknown, row: Row, column: C, ctx: RenderContext) => ReactNode;
+type Registry = { [R in RendererName]: Renderer<ColumnOf<R>> };
+
+/** A cell component as a renderer. */
+const cell =
+  <C extends ColumnDef>(Component: (props: CellProps<C>) => ReactNode): Renderer<C> =>
+  (value, row, column, ctx) => <Component value={value} row={row} column={column} ctx={ctx} />;
 
 const ROLE_VALUES: Record<string, EnumValue> = {
   1: { labelKey: 'roles.common', color: 'default' },
@@ -30,15 +47,13 @@ const ROLE_VALUES: Record<string, EnumValue> = {
 };
 const UNKNOWN: EnumValue = { labelKey: 'common.unknown', color: 'default' };
 
-function enumOf(value: unknown, values: Record<string, EnumValue> | undefined, unknown: EnumValue | undefined): EnumValue {
-  return values?.[String(value)] ?? unknown ?? UNKNOWN;
+function enumOf(value: unknown, values: Record<string, EnumValue>, unknown: EnumValue | undefined): EnumValue {
+  return values[String(value)] ?? unknown ?? UNKNOWN;
 }
 
 const empty = <Typography.Text type="secondary">-</Typography.Text>;
 
-export { formatTimestamp };
-
-const RENDERERS: Record<RendererName, Renderer> = {
+const RENDERERS: Registry = {
   text: (value, row, column) => {
     if (value === null || value === undefined || value === '') return empty;
     const secondary = column.secondaryField ? row[column.secondaryField] : undefined;
@@ -106,10 +121,30 @@ const RENDERERS: Record<RendererName, Renderer> = {
       })}
     </Space>
   ),
-  ...GATEWAY_RENDERERS,
+  'response-time': cell(ResponseTimeCell),
+  'channel-type': cell(ChannelTypeCell),
+  'inline-number': (value, row, column, ctx) =>
+    ctx.resource ? <InlineNumberCell key={`${String(row.id)}:${String(value)}`} value={value} row={row} column={column} resource={ctx.resource} /> : String(value ?? ''),
+  'tag-children': cell(TagChildrenCell),
+  'status-detail': cell(StatusDetailCell),
+  latency: cell(LatencyCell),
+  duration: cell(DurationCell),
+  progress: cell(ProgressCell),
+  image: cell(ImageCell),
+  'json-dialog': cell(JsonDialogCell),
+  'json-path': cell(JsonPathCell),
+  secret: cell(SecretCell),
+  'id-tag': cell(IdTagCell),
+  'user-info': cell(UserInfoCell),
+  'action-tag': cell(ActionTagCell),
+  'list-tags': cell(ListTagsCell),
+  'task-result': cell(TaskResultCell),
 };
 
 export function renderCell(column: ColumnDef, row: Row, ctx: RenderContext): ReactNode {
   if (column.hideWhen && matches(column.hideWhen, row)) return null;
-  return RENDERERS[column.renderer ?? 'text'](row[column.field], row, column, ctx);
+  // TypeScript cannot tie the entry picked by `column.renderer` to `column`'s variant;
+  // the registry's type already checked that each entry takes its own variant.
+  const render = RENDERERS[column.renderer ?? 'text'] as Renderer<ColumnDef>;
+  return render(row[column.field], row, column, ctx);
 }

@@ -8,7 +8,8 @@ import { useLabel } from './use-label';
 import { useNavigate } from 'react-router';
 import { useStoredUser } from '../state/use-stored-user';
 import { ROLE_ROOT } from '../../shared/roles';
-import type { ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
+import type { RowActionDef } from '../../shared/resources/actions';
+import type { ResourceDefinition } from '../../shared/resources/definition';
 import { matches } from './conditions';
 import { useApp } from '../state/feedback-app';
 

@@ -5,7 +5,7 @@
 import { Descriptions } from 'antd';
 import type { ExpandableConfig } from 'antd/es/table/interface';
 import { logBillingDetail } from '../../../resources/logs-billing';
-import type { DetailFormat, DetailItem, ExpandDef, RowDetailName } from '../../shared/resources/extras';
+import type { DetailFormat, DetailItem, ExpandDef, RowDetailName } from '../../shared/resources/lists';
 import { matches } from './conditions';
 import { displayQuota, type QuotaView } from './quota-format';
 import type { LabelT } from './use-label';

@@ -3,7 +3,7 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Input, InputNumber, Select, type FormProps } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useLabel } from './use-label';
-import type { SearchFieldDef } from '../../shared/resources/definition';
+import type { SearchFieldDef } from '../../shared/resources/search';
 import { useOptions } from './use-options';
 
 /** Only lists with a time filter load the date picker. */

@@ -6,7 +6,7 @@ import type { CrudFilter } from '@refinedev/core';
 import { useCustom } from '@refinedev/core';
 import { Space, Tag } from 'antd';
 import { useLabel } from './use-label';
-import type { StatsDef } from '../../shared/resources/extras';
+import type { StatsDef } from '../../shared/resources/lists';
 import { filtersToQuery, joinPath } from '../wire/mappings';
 import { usePublicStatus } from '../state/status-context';
 import { displayQuota, quotaView } from './quota-format';

@@ -7,8 +7,9 @@
 import { useDataProvider, useInvalidate, type BaseKey } from '@refinedev/core';
 import { useState } from 'react';
 import { useLabel } from './use-label';
-import type { BatchActionDef, Label, ResourceDefinition, RowActionDef } from '../../shared/resources/definition';
-import type { ToolbarActionDef } from '../../shared/resources/extras';
+import type { BatchActionDef, DuplicateActionDef, RowActionDef, ToolbarActionDef } from '../../shared/resources/actions';
+import type { ResourceDefinition } from '../../shared/resources/definition';
+import type { Label } from '../../shared/resources/label';
 import { useCopy } from '../components/use-copy';
 import { useChatLauncher } from './use-chat-launcher';
 import { useActionDialogs } from './action-dialogs';
@@ -65,7 +66,7 @@ export function useActionRunner(resource: ResourceDefinition) {
   }
 
   /** Copy: reads the whole record (keys never leave the server), creates it again under a new name. */
-  async function duplicate(action: RowActionDef, row: Row): Promise<boolean> {
+  async function duplicate(action: DuplicateActionDef, row: Row): Promise<boolean> {
     let source: Row;
     try {
       source = (await dataProvider().getOne({ resource: resource.name, id: row.id as BaseKey })).data as Row;
@@ -87,14 +88,14 @@ export function useActionRunner(resource: ResourceDefinition) {
   function runRow(action: RowActionDef, row: Row): Promise<boolean> {
     const id = row.id as BaseKey;
     const key = `${action.key}:${id}`;
-    const success = { key: action.successKey, row };
+    const success = { key: 'successKey' in action ? action.successKey : undefined, row };
     switch (action.kind) {
       case 'copy':
         return copy(fillTemplate(action.template ?? '{id}', row), action.successKey ? t(action.successKey) : undefined);
       case 'duplicate':
         return duplicate(action, row);
       case 'chat-link':
-        return launchChat(row);
+        return launchChat(action, row);
       case 'pick-request':
         dialogs.openPick({
           titleKey: action.pickTitleKey ?? action.labelKey,
@@ -103,21 +104,23 @@ export function useActionRunner(resource: ResourceDefinition) {
         });
         return Promise.resolve(true);
       case 'dialog': {
-        const initial = Object.fromEntries(Object.entries(action.dialog?.initialFrom ?? {}).map(([field, from]) => [field, row[from]]));
+        const initial = Object.fromEntries(Object.entries(action.dialog.initialFrom ?? {}).map(([field, from]) => [field, row[from]]));
         dialogs.openForm({
-          def: action.dialog!,
+          def: action.dialog,
           initial,
           submit: (inputs) => guarded(key, success, () => call({ endpoint: action.endpoint, body: fillBody(action.body, { row, inputs }), id })),
         });
         return Promise.resolve(true);
       }
-      default:
-        return guarded(key, success, () => {
-          const dp = dataProvider();
-          if (action.kind === 'status') return dp.update({ resource: resource.name, id, variables: { status: action.status }, meta: { statusOnly: true } });
-          if (action.kind === 'delete') return dp.deleteOne({ resource: resource.name, id });
-          return call({ endpoint: action.endpoint, body: buildBody(action.body, row), id, whole: action.withReply });
-        });
+      case 'status':
+        return guarded(key, success, () => dataProvider().update({ resource: resource.name, id, variables: { status: action.status }, meta: { statusOnly: true } }));
+      case 'delete':
+        return guarded(key, success, () => dataProvider().deleteOne({ resource: resource.name, id }));
+      case 'request':
+        return guarded(key, success, () => call({ endpoint: action.endpoint, body: buildBody(action.body, row), id, whole: action.withReply }));
+      case 'edit':
+        // The row's button opens the edit drawer itself (row-actions.tsx); nothing to call.
+        return Promise.resolve(true);
     }
   }
 
@@ -127,13 +130,14 @@ export function useActionRunner(resource: ResourceDefinition) {
       return false;
     }
     if (action.kind === 'copy') {
-      const text = rows.map((r) => (action.template ? fillTemplate(action.template, r) : String(r[action.field ?? 'id'] ?? ''))).join('\n');
+      const { template, field } = action;
+      const text = rows.map((r) => (template ? fillTemplate(template, r) : String(r[field ?? 'id'] ?? ''))).join('\n');
       return copy(text, action.successKey ? t(action.successKey) : undefined);
     }
     const key = `batch:${action.key}`;
     if (action.kind === 'dialog') {
       dialogs.openForm({
-        def: action.dialog!,
+        def: action.dialog,
         initial: {},
         submit: (inputs) => guarded(key, { key: action.successKey }, () => call({ endpoint: action.endpoint, body: fillBody(action.body, { selected: rows, inputs }) })),
       });

@@ -1,6 +1,6 @@
 /** The list's switches (`id_sort`, `tag_mode`), each remembered locally when it names a key (`id-sort`). */
 import { useState } from 'react';
-import type { ListToggleDef } from '../../shared/resources/extras';
+import type { ListToggleDef } from '../../shared/resources/lists';
 import { readText, writeText } from '../storage';
 
 export function useListToggles(toggles: readonly ListToggleDef[] | undefined): [Record<string, boolean>, (param: string, on: boolean) => void] {

@@ -1,6 +1,6 @@
 /** Select options for an `OptionSource`; fetched lists are cached per URL by refine. */
 import { useCustom } from '@refinedev/core';
-import type { OptionSource } from '../../shared/resources/definition';
+import type { OptionSource } from '../../shared/resources/common';
 import { currentLanguage } from '../i18n';
 import { registryOptions } from './option-registry';
 import { fetchedOptions, staticOptions, type SelectOption } from './options-source';

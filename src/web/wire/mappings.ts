@@ -6,7 +6,8 @@
  * The page transport (`api.ts`) and refine's data provider (`data-provider.ts`) both use these.
  */
 import type { CrudFilter, Pagination } from '@refinedev/core';
-import type { EndpointDef, ResourceDefinition } from '../../shared/resources/definition';
+import type { EndpointDef } from '../../shared/resources/common';
+import type { ResourceDefinition } from '../../shared/resources/definition';
 import { ApiError } from './replies';
 
 export type Method = 'get' | 'post' | 'put' | 'delete' | 'patch' | 'head' | 'options';

@@ -7,13 +7,14 @@ import { CopyOutlined, EyeInvisibleOutlined, EyeOutlined } from '@ant-design/ico
 import { Button, Descriptions, Popover, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useLabel } from '../use-label';
-import type { ColumnDef } from '../../../shared/resources/definition';
+import type { ActionTagColumn, JsonDialogColumn, SecretColumn, UserInfoColumn } from '../../../shared/resources/columns';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';
 import { colorOfValue, maskSecret } from '../cell-values';
 import { formatTimestamp } from '../format-time';
 import { displayQuota } from '../quota-format';
-import { Empty, type CellProps } from './value-cells';
+import type { CellProps } from './cell-props';
+import { Empty } from './value-cells';
 import { useApp } from '../../state/feedback-app';
 
 type Row = Record<string, unknown>;
@@ -31,7 +32,7 @@ function withJsonFields(row: Row): Row {
 }
 
 /** The record as JSON (`dialog: 'record'`) or the value as text, in a dialog. */
-export function JsonDialogCell({ value, row, column }: CellProps) {
+export function JsonDialogCell({ value, row, column }: CellProps<JsonDialogColumn>) {
   const t = useLabel();
   const { modal } = useApp();
   const empty = value === undefined || value === null || value === '';
@@ -53,7 +54,7 @@ export function JsonDialogCell({ value, row, column }: CellProps) {
 }
 
 /** A key shown masked with its prefix (`sk-`), revealed on demand, copied whole. */
-export function SecretCell({ value, column }: CellProps) {
+export function SecretCell({ value, column }: CellProps<SecretColumn>) {
   const t = useLabel();
   const copy = useCopy();
   const [shown, setShown] = useState(false);
@@ -89,7 +90,7 @@ interface UserSummary {
 }
 
 /** A username; a click shows the user's balance, usage and request count (GET /api/user/{id}). */
-export function UserInfoCell({ value, row, column, ctx }: CellProps) {
+export function UserInfoCell({ value, row, column, ctx }: CellProps<UserInfoColumn>) {
   const t = useLabel();
   const [user, setUser] = useState<UserSummary | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -120,10 +121,10 @@ export function UserInfoCell({ value, row, column, ctx }: CellProps) {
 }
 
 /** The value in a tag that runs the row action `actionKey` (with an optional read-only tag before it). */
-export function ActionTagCell({ value, row, column, ctx }: CellProps) {
+export function ActionTagCell({ value, row, column, ctx }: CellProps<ActionTagColumn>) {
   const [busy, setBusy] = useState(false);
   const action = ctx.resource?.rowActions?.find((a) => a.key === column.actionKey);
-  const format = (raw: unknown, kind: ColumnDef['format']) =>
+  const format = (raw: unknown, kind: ActionTagColumn['format']) =>
     kind === 'quota' ? displayQuota(Number(raw), ctx.quota) : kind === 'currency' ? `$${Number(raw ?? 0).toFixed(2)}` : Number(raw ?? 0).toLocaleString('en-US');
   const leading = column.leading;
   const time = column.timeField && Number(row[column.timeField]) > 0 ? formatTimestamp(row[column.timeField]) : '';

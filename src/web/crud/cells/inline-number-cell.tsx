@@ -7,8 +7,8 @@ import { useDataProvider, useInvalidate } from '@refinedev/core';
 import { InputNumber } from 'antd';
 import { useRef, useState } from 'react';
 import { useLabel } from '../use-label';
-import type { ColumnDef, ResourceDefinition } from '../../../shared/resources/definition';
-import type { InlineEditDef } from '../../../shared/resources/extras';
+import type { InlineEditDef, InlineNumberColumn } from '../../../shared/resources/columns';
+import type { ResourceDefinition } from '../../../shared/resources/definition';
 import { fillBody, matches } from '../conditions';
 import { useApp } from '../../state/feedback-app';
 
@@ -25,7 +25,7 @@ export function validInlineNumber(value: number | null, edit: InlineEditDef): va
 interface InlineNumberCellProps {
   value: unknown;
   row: Row;
-  column: ColumnDef;
+  column: InlineNumberColumn;
   resource: ResourceDefinition;
 }
 
@@ -39,7 +39,7 @@ export function InlineNumberCell({ value, row, column, resource }: InlineNumberC
   const [saving, setSaving] = useState(false);
   // Enter and the blur that follows must save once.
   const inFlight = useRef(false);
-  const edit = column.inlineEdit!;
+  const edit = column.inlineEdit;
 
   const save = async () => {
     if (draft === stored || inFlight.current) return;

@@ -5,12 +5,13 @@
  */
 import { ExportOutlined, FileTextOutlined } from '@ant-design/icons';
 import { Button, Image, Space, Typography } from 'antd';
-import type { RenderContext } from '../renderers';
+import type { TaskResultColumn } from '../../../shared/resources/columns';
+import type { CellProps, RenderContext } from './cell-props';
 import { formatClipDuration, parseTaskResult, type TaskClip, type TaskLyrics } from '../task-result';
-import { Empty, type CellProps } from './value-cells';
+import { Empty } from './value-cells';
 import { useApp } from '../../state/feedback-app';
 
-export function TaskResultCell({ value, column, ctx: { t } }: CellProps) {
+export function TaskResultCell({ value, column, ctx: { t } }: CellProps<TaskResultColumn>) {
   const result = parseTaskResult(value);
   if (result.lyrics) return <LyricsButton lyrics={result.lyrics} t={t} />;
   if (result.clips.length === 0) return column.emptyKey ? <Typography.Text type="secondary">{t(column.emptyKey)}</Typography.Text> : <Empty />;

@@ -5,29 +5,23 @@
  */
 import { Image, Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { channelTypeById, RETIRED_CHANNEL_TYPES } from '../../../shared/channel-types';
-import type { ColumnDef, EnumValue } from '../../../shared/resources/definition';
+import type { DurationColumn, JsonPathColumn, LatencyColumn, ListTagsColumn, ProgressColumn, StatusDetailColumn } from '../../../shared/resources/columns';
+import type { EnumValue } from '../../../shared/resources/common';
 import { currentLanguage } from '../../i18n';
 import { matches } from '../conditions';
 import { colorFor, commaList, percentOf, readJsonPath, RESPONSE_TIME_COLORS, spentSeconds } from '../cell-values';
 import { formatTimestamp } from '../format-time';
 import { safeImageSrc } from '../safe-url';
-import type { RenderContext } from '../renderers';
+import type { CellProps } from './cell-props';
 
 type Row = Record<string, unknown>;
-/** What every cell renderer receives. */
-export interface CellProps {
-  value: unknown;
-  row: Row;
-  column: ColumnDef;
-  ctx: RenderContext;
-}
 
 export const Empty = () => <Typography.Text type="secondary">-</Typography.Text>;
 
 const UNKNOWN: EnumValue = { labelKey: 'common.unknown', color: 'default' };
 
 /** The enum value of a cell: the first matching case, else `values`, else `unknown`. */
-export function enumValueOf(value: unknown, row: Row, column: ColumnDef): EnumValue {
+function enumValueOf(value: unknown, row: Row, column: StatusDetailColumn): EnumValue {
   const hit = column.cases?.find((c) => matches(c.when, row));
   return hit?.value ?? column.values?.[String(value)] ?? column.unknown ?? UNKNOWN;
 }
@@ -74,7 +68,7 @@ export function TagChildrenCell({ value, row, ctx: { t } }: CellProps) {
   );
 }
 
-export function StatusDetailCell({ value, row, column, ctx: { t } }: CellProps) {
+export function StatusDetailCell({ value, row, column, ctx: { t } }: CellProps<StatusDetailColumn>) {
   const v = enumValueOf(value, row, column);
   const tag = (
     <Tag color={v.color} bordered={false} data-testid="status-tag">
@@ -94,7 +88,7 @@ export function StatusDetailCell({ value, row, column, ctx: { t } }: CellProps) 
   return <Tooltip title={title}>{tag}</Tooltip>;
 }
 
-export function LatencyCell({ value, row, column, ctx: { t } }: CellProps) {
+export function LatencyCell({ value, row, column, ctx: { t } }: CellProps<LatencyColumn>) {
   const seconds = Number(value) || 0;
   const stream = column.streamField ? Boolean(row[column.streamField]) : undefined;
   const frtMs = column.firstTokenPath ? Number(readJsonPath(row, column.firstTokenPath)) : NaN;
@@ -112,8 +106,8 @@ export function LatencyCell({ value, row, column, ctx: { t } }: CellProps) {
   );
 }
 
-export function DurationCell({ row, column, ctx: { t } }: CellProps) {
-  const seconds = spentSeconds(row[column.startField ?? ''], row[column.endField ?? ''], column.unit);
+export function DurationCell({ row, column, ctx: { t } }: CellProps<DurationColumn>) {
+  const seconds = spentSeconds(row[column.startField], row[column.endField], column.unit);
   if (seconds === undefined) return <Empty />;
   const red = seconds > (column.redAbove ?? 60);
   return <Tag color={red ? 'red' : 'green'}>{t('crud.cells.seconds', { value: seconds.toFixed(1) })}</Tag>;
@@ -123,7 +117,7 @@ export function DurationCell({ row, column, ctx: { t } }: CellProps) {
  * A task's progress. A failed task (status FAILURE) ends at 100% too; it is shown as an
  * exception (red, a cross), not as antd's green success tick.
  */
-export function ProgressCell({ value, row, column }: CellProps) {
+export function ProgressCell({ value, row, column }: CellProps<ProgressColumn>) {
   const percent = percentOf(value);
   if (percent === undefined) return value ? <span>{String(value)}</span> : <Empty />;
   const status = row.status === 'FAILURE' ? 'exception' : undefined;
@@ -141,14 +135,14 @@ export function ImageCell({ value, ctx: { t } }: CellProps) {
   return <Image src={src} width={48} height={48} style={{ objectFit: 'cover', borderRadius: 4 }} alt={t('crud.cells.image')} data-testid="image-cell" />;
 }
 
-export function JsonPathCell({ row, column, ctx: { t } }: CellProps) {
+export function JsonPathCell({ row, column, ctx: { t } }: CellProps<JsonPathColumn>) {
   const found = readJsonPath(row, column.jsonPath ?? column.field);
   const text = Array.isArray(found) ? found.join(column.join ?? ', ') : found === undefined || found === null ? '' : String(found);
   if (!text) return column.emptyKey ? <Typography.Text type="secondary">{t(column.emptyKey)}</Typography.Text> : <Empty />;
   return <Typography.Text>{text}</Typography.Text>;
 }
 
-export function ListTagsCell({ value, column }: CellProps) {
+export function ListTagsCell({ value, column }: CellProps<ListTagsColumn>) {
   const names = commaList(value);
   if (names.length === 0) return <Empty />;
   const max = column.maxTags ?? 3;

@@ -6,12 +6,12 @@
 import { Button, Input, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { useLabel } from '../use-label';
-import type { FormFieldDef } from '../../../shared/resources/definition';
+import type { ExpiryFieldDef } from '../../../shared/resources/forms';
 import { expiryText, parseExpiry, presetExpiry } from './field-values';
 import { nowSeconds } from '../../../shared/time';
 
 interface ExpiryInputProps {
-  def: FormFieldDef;
+  def: ExpiryFieldDef;
   value?: number;
   onChange?: (value: number) => void;
   placeholder?: string;

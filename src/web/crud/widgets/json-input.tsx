@@ -5,10 +5,10 @@
 import { Button, Form, Input } from 'antd';
 import type { ChangeEvent, FocusEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FormFieldDef } from '../../../shared/resources/definition';
+import type { JsonFieldDef } from '../../../shared/resources/forms';
 
 interface JsonInputProps {
-  def: FormFieldDef;
+  def: JsonFieldDef;
   placeholder?: string;
   id?: string;
   value?: string;

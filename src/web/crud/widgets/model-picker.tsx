@@ -1,71 +1,80 @@
 /**
- * The channel model list (docs/channels.md#validation): a searchable multi-select whose value is a
- * comma list, with helpers to fill the type's models, every known model, the upstream's
- * own list (needs a key when creating: 请填写密钥), to clear, and to add custom names
- * (某些模型已存在！ when one is already listed).
+ * A model list (the channel's, docs/channels.md#validation): a searchable multi-select whose
+ * value is a comma list, with helpers to fill the type's models, every known model, the
+ * upstream's own list (needs a key when creating), to clear, and to add custom names (refused
+ * when one is already listed). Where each helper reads and what it says come from the
+ * declaration (`ModelPickerDef`).
  */
 import { Button, Form, Input, Select, Space } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
-import { CHANNEL_TYPE } from '../../../shared/channel-types';
-import type { FormFieldDef } from '../../../shared/resources/definition';
+import type { ModelPickerAction, ModelPickerFieldDef } from '../../../shared/resources/forms';
 import { api } from '../../state/wire';
 import { commaList } from '../cell-values';
 import { useFormScope } from '../form-scope';
+import { useLabel } from '../use-label';
 import { useOptions } from '../use-options';
 import { addCustomModels, mergeModels } from './field-values';
 import { useApp } from '../../state/feedback-app';
 
 interface ModelPickerProps {
-  def: FormFieldDef;
+  def: ModelPickerFieldDef;
   value?: string;
   onChange?: (value: string) => void;
   placeholder?: string;
   id?: string;
 }
 
-type Helper = NonNullable<FormFieldDef['pickerActions']>[number];
+/** The form's values a request sends (`setting` is JSON text). */
+type Values = Record<string, unknown>;
 
 export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPickerProps) {
-  const { t } = useTranslation();
+  const t = useLabel();
+  const { picker } = def;
+  const { texts } = picker;
   const { message } = useApp();
   const form = Form.useFormInstance();
   const scope = useFormScope();
   const { options } = useOptions(def.options);
   const [custom, setCustom] = useState('');
-  const [busy, setBusy] = useState<Helper | null>(null);
+  const [busy, setBusy] = useState<ModelPickerAction | null>(null);
   const models = commaList(value);
   const set = (list: string[]) => onChange?.(list.join(','));
 
   async function upstreamModels(): Promise<string[] | undefined> {
-    if (scope.mode === 'edit' && scope.id !== undefined) return api.request<string[]>('get', `/api/channel/fetch_models/${scope.id}`);
-    const { key, base_url, type, setting } = form.getFieldsValue(['key', 'base_url', 'type', 'setting']) as Record<string, unknown>;
-    const firstKey = String(key ?? '').trim().split('\n')[0]?.trim();
+    const upstream = picker.upstream;
+    if (!upstream) return undefined;
+    if (scope.mode === 'edit' && scope.id !== undefined) return api.request<string[]>('get', upstream.editUrl.replace(':id', String(scope.id)));
+    const names = Object.keys(upstream.fields);
+    const values = form.getFieldsValue([upstream.keyField, ...names]) as Values;
+    const firstKey = String(values[upstream.keyField] ?? '').trim().split('\n')[0]?.trim();
     if (!firstKey) {
-      void message.error(t('channels.messages.keyNeeded'));
+      void message.error(t(upstream.keyNeededKey));
       return undefined;
     }
-    return api.request<string[]>('post', '/api/channel/fetch_models', { body: { key: firstKey, base_url: base_url ?? '', type: Number(type ?? CHANNEL_TYPE.openai), setting: typeof setting === 'string' ? setting : '' } });
+    const body = Object.fromEntries(names.map((name) => [name, values[name] ?? upstream.fields[name]]));
+    return api.request<string[]>('post', upstream.createUrl, { body: { ...body, [upstream.keyField]: firstKey } });
   }
 
-  async function fill(helper: Helper) {
+  async function fill(helper: ModelPickerAction) {
     setBusy(helper);
     try {
-      if (helper === 'type-defaults') {
-        const byType = await api.request<Record<string, string[]>>('get', '/api/models');
-        set(mergeModels(models, byType[String(form.getFieldValue('type') ?? CHANNEL_TYPE.openai)] ?? []));
-      } else if (helper === 'all') {
-        const all = await api.request<{ id: string }[]>('get', '/api/channel/models');
+      if (helper === 'type-defaults' && picker.typeDefaults) {
+        const { url, typeField, defaultType } = picker.typeDefaults;
+        const byType = await api.request<Record<string, string[]>>('get', url);
+        set(mergeModels(models, byType[String(form.getFieldValue(typeField) ?? defaultType)] ?? []));
+      } else if (helper === 'all' && picker.allUrl) {
+        const all = await api.request<{ id: string }[]>('get', picker.allUrl);
         set(mergeModels(models, all.map((m) => m.id)));
       } else if (helper === 'upstream') {
         const fetched = await upstreamModels();
         if (fetched) {
           set(mergeModels(models, fetched));
-          void message.success(t('channels.messages.modelsFetched', { count: fetched.length }));
+          if (texts.fetched) void message.success(t(texts.fetched, { count: fetched.length }));
         }
       }
     } catch (err) {
-      void message.error(`${t(helper === 'upstream' ? 'channels.messages.fetchModelsFailed' : 'channels.messages.enabledModelsFailed')}: ${(err as Error).message}`);
+      const failed = helper === 'upstream' ? texts.fetchFailed : texts.loadFailed;
+      void message.error(failed ? `${t(failed)}: ${(err as Error).message}` : (err as Error).message);
     } finally {
       setBusy(null);
     }
@@ -75,14 +84,18 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
     if (!custom.trim()) return;
     const result = addCustomModels(models, custom);
     if (result.duplicate) {
-      void message.error(t('channels.messages.modelExists'));
+      if (texts.duplicate) void message.error(t(texts.duplicate));
       return;
     }
     set(result.models);
     setCustom('');
   };
 
-  const helpers = (def.pickerActions ?? []).filter((h) => h !== 'custom');
+  const helpers = picker.actions.filter((h) => h !== 'custom');
+  const buttonText = (h: ModelPickerAction) => {
+    const label = texts.buttons[h];
+    return label ? t(label) : h;
+  };
   const choices = mergeModels(models, options.map((o) => String(o.value))).map((m) => ({ value: m, label: m }));
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={8}>
@@ -91,16 +104,16 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
         <Space wrap size={[8, 8]}>
           {helpers.map((h) => (
             <Button key={h} size="small" danger={h === 'clear'} loading={busy === h} onClick={() => (h === 'clear' ? set([]) : void fill(h))} data-testid={`picker-${h}`}>
-              {t(`channels.picker.${h}`)}
+              {buttonText(h)}
             </Button>
           ))}
         </Space>
       )}
-      {def.pickerActions?.includes('custom') && (
+      {picker.actions.includes('custom') && (
         <Space.Compact style={{ width: '100%' }}>
-          <Input value={custom} onChange={(e) => setCustom(e.target.value)} onPressEnter={(e) => (e.preventDefault(), addCustom())} placeholder={t('channels.picker.customPlaceholder')} data-testid="picker-custom-input" />
+          <Input value={custom} onChange={(e) => setCustom(e.target.value)} onPressEnter={(e) => (e.preventDefault(), addCustom())} placeholder={texts.customPlaceholder ? t(texts.customPlaceholder) : undefined} data-testid="picker-custom-input" />
           <Button type="primary" onClick={addCustom} data-testid="picker-custom-add">
-            {t('channels.picker.customAdd')}
+            {buttonText('custom')}
           </Button>
         </Space.Compact>
       )}

@@ -5,13 +5,14 @@
  */
 import { Button, InputNumber, Space } from 'antd';
 import { useLabel } from '../use-label';
-import type { FormFieldDef, Label } from '../../../shared/resources/definition';
+import type { NumberFieldDef, QuotaFieldDef } from '../../../shared/resources/forms';
+import type { Label } from '../../../shared/resources/label';
 import { usePublicStatus } from '../../state/status-context';
 import { displayQuota, quotaView } from '../quota-format';
 import { QuotaInput } from '../quota-input';
 
 interface WithPresetsProps {
-  def: FormFieldDef;
+  def: NumberFieldDef | QuotaFieldDef;
   value?: number;
   onChange?: (value: number | null) => void;
   placeholder?: string;

@@ -10,7 +10,7 @@ import { NoticeDialog } from '../../components/notice-dialog';
 import { useContent } from '../../components/use-content';
 import { buildTopLinks } from '../../layout/nav-model';
 import { isRouted } from '../../routes';
-import { formatTimestamp } from '../../crud/renderers';
+import { formatTimestamp } from '../../crud/format-time';
 import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME } from '../../state/public-status';
 import { usePublicStatus } from '../../state/status-context';
 import { useStoredUser } from '../../state/use-stored-user';
