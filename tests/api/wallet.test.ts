@@ -137,6 +137,13 @@ describeEachDialect('wallet', (dialect) => {
       for (const amount of ['10', 1.5, null]) {
         expect((await alice.client.post('/api/user/amount', { amount })).body).toEqual({ message: 'error', data: '参数错误' });
       }
+      // No body at all (a bodiless POST, or JSON null) is a malformed amount too, never a 500.
+      for (const path of ['/api/user/amount', '/api/user/pay']) {
+        const bodiless = await alice.client.request('POST', path);
+        expect(bodiless.status).toBe(200);
+        expect(bodiless.body).toEqual({ message: 'error', data: '参数错误' });
+        expect((await alice.client.post(path, 'null')).body).toEqual({ message: 'error', data: '参数错误' });
+      }
       await s.app.ctx.options.setInternal('Price', '0.01');
       try {
         expect((await alice.client.post('/api/user/amount', { amount: 1 })).body).toEqual({ message: 'error', data: '充值金额过低' });

@@ -39,28 +39,29 @@ export const ID_PARAMS: FastifySchema = {
   params: { type: 'object', properties: { id: { type: 'string', description: 'Record id (a positive whole number)' } }, required: ['id'] },
 };
 
-/** A body checker built by plumbing/entity-schema.ts, carrying the JSON Schema it checks with. */
+/**
+ * A body checker: answers the body the handler may use, or throws the refusal (AppError).
+ * Built from a schemas/entities record (plumbing/entity-schema.ts `bodyValidator`), from a
+ * JSON Schema next to its route (plumbing/body-checker.ts `schemaBodyChecker`), or by hand
+ * where the reference answers bad bodies its own way (api/wallet); it carries the JSON
+ * Schema it checks with, for /api/openapi.json.
+ */
 export interface DocumentedChecker {
   (body: unknown): unknown;
   jsonSchema: Record<string, unknown>;
 }
 
 /**
- * Route options of a route whose body its handler checks (answering the product's own
- * messages, some with 200 like business rules, and reading a missing or non-object body its
- * own way): the route declares `body` as its schema, so the document shows it, and Fastify's
- * own validation is left out so replies stay the handler's. Other parts given in `schema`
- * are descriptions only (like STATUS_ONLY_QUERY), read by the handler too.
- */
-export function bodyCheckedByHandler(body: object, schema: FastifySchema = {}): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler'> {
-  return { schema: { ...schema, body }, validatorCompiler: () => () => true };
-}
-
-/**
- * A body checked in its handler by an entity checker (plumbing/entity-schema.ts): the schema
- * declared is the one the checker compiled from the schemas/entities file, never a copy.
+ * The one way an /api route takes a body: `...checkedBody(check)` in its options, then
+ * `const body = check(request.body)` first thing in its handler (after the route's guards,
+ * so a caller without the right session learns nothing about the body). The route declares
+ * the checker's schema, so the document shows it, and Fastify's own validation is left out
+ * so refusals are the checker's (the product's messages, some with 200 like business rules).
  * Several checkers: the handler picks one (by `?status_only=`); the body is one of theirs.
+ * Other parts given in `schema` are descriptions only (like STATUS_ONLY_QUERY), read by the
+ * handler too.
  */
 export function checkedBody(check: DocumentedChecker | DocumentedChecker[], schema: FastifySchema = {}): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler'> {
-  return bodyCheckedByHandler(Array.isArray(check) ? { anyOf: check.map((c) => c.jsonSchema) } : check.jsonSchema, schema);
+  const body = Array.isArray(check) ? { anyOf: check.map((c) => c.jsonSchema) } : check.jsonSchema;
+  return { schema: { ...schema, body }, validatorCompiler: () => () => true };
 }

@@ -10,8 +10,9 @@
  * body: never an error, never stored. The fields it does list keep every type, range and
  * length check, with their messages.
  *
- * Both validators of request bodies compile with these options: Fastify's route schemas
- * (app.ts) and the record schemas of schemas/entities (plumbing/entity-schema.ts).
+ * Every schema validator of /api compiles with these options: the body checkers (record
+ * schemas of schemas/entities in plumbing/entity-schema.ts, route-local schemas in
+ * plumbing/body-checker.ts) and Fastify's, which checks querystrings and path params (app.ts).
  */
 import type { FastifyInstance } from 'fastify';
 

@@ -14,7 +14,7 @@
  * the routes take the rest of the path (`*`) and read it here.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isEmbeddingModel } from './providers/gemini/meta';
+import { isEmbeddingModel } from './providers/gemini/api';
 import { refuse } from './errors';
 import { countTokensRequestTokens } from './formats/gemini-count';
 import { modelIdsFor } from './models';

@@ -1,6 +1,6 @@
 /** Baidu v1's pure adaptors: key and token grant, endpoints, ERNIE body, answers, errors, stream. */
 import { describe, expect, it } from 'vitest';
-import { baiduKey, baiduTokenGrant, baiduUrl } from '../../../src/server/relay/providers/baidu/meta';
+import { baiduKey, baiduTokenGrant, baiduUrl } from '../../../src/server/relay/providers/baidu/api';
 import { baiduChatBody } from '../../../src/server/relay/providers/baidu/request';
 import { baiduErrorOf, parseBaiduChat } from '../../../src/server/relay/providers/baidu/response';
 import { BaiduToOpenAIStream } from '../../../src/server/relay/providers/baidu/stream';

@@ -6,9 +6,9 @@ import { EventStreamCodec } from '@smithy/core/event-streams';
 import { fromUtf8, toUtf8 } from '@smithy/core/serde';
 import { describe, expect, it } from 'vitest';
 import { EventStreamDecoder } from '../../../src/server/relay/providers/bedrock/event-stream';
-import { bedrockKey, bedrockModelId } from '../../../src/server/relay/providers/bedrock/meta';
+import { bedrockKey, bedrockModelId } from '../../../src/server/relay/providers/bedrock/api';
 import { ChannelKeyError } from '../../../src/server/relay/providers/types';
-import { vertexClaudeModel, vertexRegion } from '../../../src/server/relay/providers/vertex/meta';
+import { vertexClaudeModel, vertexRegion } from '../../../src/server/relay/providers/vertex/api';
 import { serviceAccount } from '../../../src/server/relay/providers/vertex/service-account';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);

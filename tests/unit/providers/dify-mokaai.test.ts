@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { embeddingsInBase64 } from '../../../src/server/relay/providers/common/embedding-encoding';
 import { difyProvider } from '../../../src/server/relay/providers/dify';
-import { mokaaiProvider } from '../../../src/server/relay/providers/mokaai';
+import { mokaaiProvider } from '../../../src/server/relay/providers/openai-compatible/families';
 import { ProviderRequestError } from '../../../src/server/relay/providers/types';
 import { events, jsonBody, runStream, target } from './helpers';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { azureProvider } from '../../../src/server/relay/providers/azure';
-import { customProvider } from '../../../src/server/relay/providers/custom';
-import { deepseekProvider } from '../../../src/server/relay/providers/deepseek';
 import { ollamaProvider } from '../../../src/server/relay/providers/ollama';
 import { openaiProvider } from '../../../src/server/relay/providers/openai';
 import {
   aliProvider,
   cloudflareProvider,
+  customProvider,
+  deepseekProvider,
   openaiCompatibleProvider,
   perplexityProvider,
   volcengineProvider,

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { deepseekProvider } from '../../../src/server/relay/providers/deepseek';
 import { openaiProvider } from '../../../src/server/relay/providers/openai';
-import { openaiCompatibleProvider } from '../../../src/server/relay/providers/openai-compatible/families';
+import { deepseekProvider, openaiCompatibleProvider } from '../../../src/server/relay/providers/openai-compatible/families';
 import { carriesUsage } from '../../../src/server/relay/providers/common/openai-stream';
 import { events, runStream, target } from './helpers';
 

@@ -1,6 +1,6 @@
 /** Tencent Hunyuan's pure adaptors: key, TC3 signature, body, answer, errors, stream. */
 import { describe, expect, it } from 'vitest';
-import { tencentKey } from '../../../src/server/relay/providers/tencent/meta';
+import { tencentKey } from '../../../src/server/relay/providers/tencent/api';
 import { tencentChatBody } from '../../../src/server/relay/providers/tencent/request';
 import { parseTencentError, parseTencentResponse } from '../../../src/server/relay/providers/tencent/response';
 import { signTencentRequest, tc3Authorization } from '../../../src/server/relay/providers/tencent/sign';

@@ -1,7 +1,7 @@
 /** Xunfei Spark's pure adaptors: key, version and domain, the signed URL, the request message, frames. */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signXunfeiUrl, xunfeiDomain, xunfeiKey, xunfeiUrl, xunfeiVersion } from '../../../src/server/relay/providers/xunfei/meta';
+import { signXunfeiUrl, xunfeiDomain, xunfeiKey, xunfeiUrl, xunfeiVersion } from '../../../src/server/relay/providers/xunfei/api';
 import { xunfeiRequestBody } from '../../../src/server/relay/providers/xunfei/request';
 import { parseXunfeiResponse } from '../../../src/server/relay/providers/xunfei/response';
 import { XunfeiToOpenAIStream } from '../../../src/server/relay/providers/xunfei/stream';

@@ -1,7 +1,7 @@
 /** Zhipu v3's pure adaptors: key, JWT, prompt, answer, the `meta:` usage of its stream. */
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { zhipuKey, zhipuToken } from '../../../src/server/relay/providers/zhipu/meta';
+import { zhipuKey, zhipuToken } from '../../../src/server/relay/providers/zhipu/api';
 import { zhipuRequestBody } from '../../../src/server/relay/providers/zhipu/request';
 import { parseZhipuError, parseZhipuResponse } from '../../../src/server/relay/providers/zhipu/response';
 import { ZhipuToOpenAIStream } from '../../../src/server/relay/providers/zhipu/stream';

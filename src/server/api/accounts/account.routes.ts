@@ -5,11 +5,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
 import { turnstileCheck } from '../../auth/turnstile';
+import { schemaBodyChecker } from '../../plumbing/body-checker';
 import { ok } from '../../plumbing/envelope';
 import { bindEmail, sendVerificationCode } from '../../services/accounts/email-verification.service';
 import { requestPasswordReset, resetPassword } from '../../services/accounts/password-reset.service';
 import { register } from '../../services/accounts/registration.service';
 import type { RouteDeps } from '../deps';
+import { checkedBody } from '../route-schemas';
 
 const text = { type: 'string' } as const;
 /**
@@ -17,17 +19,6 @@ const text = { type: 'string' } as const;
  * console sends `aff_code: null` when there is no invitation.
  */
 const optionalText = { type: ['string', 'null'] } as const;
-
-const registerBody = {
-  type: 'object',
-  properties: { username: text, password: text, password2: optionalText, email: optionalText, verification_code: optionalText, aff_code: optionalText },
-} as const;
-
-const resetBody = { type: 'object', properties: { email: text, token: text } } as const;
-
-const emailQuery = { type: 'object', properties: { email: text, turnstile: text } } as const;
-
-const bindQuery = { type: 'object', properties: { email: text, code: text } } as const;
 
 interface RegisterBody {
   username?: string;
@@ -37,11 +28,22 @@ interface RegisterBody {
   aff_code?: string | null;
 }
 
+const registerBody = schemaBodyChecker<RegisterBody>({
+  type: 'object',
+  properties: { username: text, password: text, password2: optionalText, email: optionalText, verification_code: optionalText, aff_code: optionalText },
+});
+
+const resetBody = schemaBodyChecker<{ email?: string; token?: string }>({ type: 'object', properties: { email: text, token: text } });
+
+const emailQuery = { type: 'object', properties: { email: text, turnstile: text } } as const;
+
+const bindQuery = { type: 'object', properties: { email: text, code: text } } as const;
+
 export function accountRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {
   const botCheck = turnstileCheck(ctx);
   return async (app) => {
-    app.post<{ Body: RegisterBody }>('/user/register', { onRequest: critical, preHandler: botCheck, schema: { body: registerBody } }, async (request) => {
-      const body = request.body ?? {};
+    app.post('/user/register', { onRequest: critical, preHandler: botCheck, ...checkedBody(registerBody) }, async (request) => {
+      const body = registerBody(request.body);
       await register(ctx, {
         username: body.username ?? '',
         password: body.password ?? '',
@@ -62,8 +64,9 @@ export function accountRoutes({ ctx, guards, critical }: RouteDeps): FastifyPlug
       return ok();
     });
 
-    app.post<{ Body: { email?: string; token?: string } }>('/user/reset', { onRequest: critical, schema: { body: resetBody } }, async (request) => {
-      const password = await resetPassword(ctx, request.body?.email ?? '', request.body?.token ?? '');
+    app.post('/user/reset', { onRequest: critical, ...checkedBody(resetBody) }, async (request) => {
+      const body = resetBody(request.body);
+      const password = await resetPassword(ctx, body.email ?? '', body.token ?? '');
       return ok(password);
     });
 

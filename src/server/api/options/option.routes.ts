@@ -5,18 +5,19 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { authOf } from '../../auth/guards';
+import { schemaBodyChecker } from '../../plumbing/body-checker';
 import { ok } from '../../plumbing/envelope';
 import { AppError, MSG } from '../../errors';
 import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
-import { NO_INPUT } from '../route-schemas';
+import { checkedBody, NO_INPUT } from '../route-schemas';
 
-const optionBody = {
+const optionBody = schemaBodyChecker<{ key: string; value?: unknown }>({
   type: 'object',
   required: ['key'],
   properties: { key: { type: 'string', minLength: 1 }, value: {} },
   additionalProperties: false,
-} as const;
+});
 
 export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   // A secret option's value is masked in the audit log (whether it changed is still recorded).
@@ -34,12 +35,13 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     app.get('/option/', { preHandler: guards.admin, schema: NO_INPUT }, async () => ok(ctx.options.list()));
     app.get('/option/secrets', { preHandler: guards.admin, schema: NO_INPUT }, async () => ok(ctx.options.secretStatus()));
 
-    app.put<{ Body: { key: string; value?: unknown } }>('/option/', { preHandler: guards.admin, schema: { body: optionBody } }, async (request) => {
+    app.put('/option/', { preHandler: guards.admin, ...checkedBody(optionBody) }, async (request) => {
+      const body = optionBody(request.body);
       // No value (or null) is the empty text, as the reference's JSON binder reads it, except
       // for a secret, which it leaves as it is (OptionsService.set): the reference's console
       // sends a secret it never loaded (GET leaves secrets out) without a value.
-      const { key } = request.body;
-      const value = request.body.value ?? undefined;
+      const { key } = body;
+      const value = body.value ?? undefined;
       if (value !== undefined && typeof value !== 'string') throw new AppError(MSG.invalidParams, 400);
       await ctx.audit.around(request, optionEvent('update', key), optionSides(key), () => ctx.options.set(key, value, authOf(request).role));
       return ok();

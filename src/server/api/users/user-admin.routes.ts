@@ -14,16 +14,13 @@ import {
   listUsersPage,
   manageUser,
   updateUserByAdmin,
-  type AdminCreateInput,
-  type AdminUpdateInput,
 } from '../../services/users/user-admin.service';
 import { groupNames } from '../../services/users/user-groups.service';
-import type { ManageAction } from '../../services/users/user.rules';
 import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { UserJson } from '../../services/users/user.serializer';
 import type { RouteDeps } from '../deps';
 import { createUserBody, manageUserBody, updateUserBody } from './user.schemas';
-import { ID_PARAMS, NO_INPUT, PAGE_QUERY, pageQueryWith } from '../route-schemas';
+import { checkedBody, ID_PARAMS, NO_INPUT, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 interface PageQuery {
   p?: string;
@@ -59,18 +56,20 @@ export function userAdminRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync 
     const event = (action: string, target?: number): AuditEvent => ({ kind: 'user', action, target });
     const row = (id: number) => ({ load: ctx.audit.row('users', id) });
 
-    app.post<{ Body: AdminCreateInput }>('/user/', { schema: { body: createUserBody } }, async (request) => {
+    app.post('/user/', checkedBody(createUserBody), async (request) => {
+      const body = createUserBody(request.body);
       const made = { after: (user: UserJson) => ({ ...user }), target: (user: UserJson) => user.id };
-      return ok(await ctx.audit.around(request, event('create'), made, () => createUserByAdmin(ctx, authOf(request), request.body)));
+      return ok(await ctx.audit.around(request, event('create'), made, () => createUserByAdmin(ctx, authOf(request), body)));
     });
 
-    app.put<{ Body: AdminUpdateInput }>('/user/', { schema: { body: updateUserBody } }, async (request) => {
-      const id = request.body.id;
-      return ok(await ctx.audit.around(request, event('update', id), row(id), () => updateUserByAdmin(ctx, authOf(request), request.body)));
+    app.put('/user/', checkedBody(updateUserBody), async (request) => {
+      const body = updateUserBody(request.body);
+      const id = body.id;
+      return ok(await ctx.audit.around(request, event('update', id), row(id), () => updateUserByAdmin(ctx, authOf(request), body)));
     });
 
-    app.post<{ Body: { id: number; action: ManageAction } }>('/user/manage', { schema: { body: manageUserBody } }, async (request) => {
-      const { id, action } = request.body;
+    app.post('/user/manage', checkedBody(manageUserBody), async (request) => {
+      const { id, action } = manageUserBody(request.body);
       return ok(await ctx.audit.around(request, event(`manage_${action}`, id), row(id), () => manageUser(ctx, authOf(request), id, action)));
     });
 

@@ -9,20 +9,21 @@ import { clearSession } from '../../auth/session';
 import { ok } from '../../plumbing/envelope';
 import { AFF_MSG, ensureAffCode, transferAffiliateQuota } from '../../services/users/affiliate.service';
 import { usableGroupsWithRatio, usableModels } from '../../services/users/user-groups.service';
-import { deleteSelf, regenerateAccessToken, updateSelf, type SelfUpdateInput } from '../../services/users/user-self.service';
-import { saveUserSetting, SETTING_MSG, type UserSettingInput } from '../../services/users/user-setting.service';
+import { deleteSelf, regenerateAccessToken, updateSelf } from '../../services/users/user-self.service';
+import { saveUserSetting, SETTING_MSG } from '../../services/users/user-setting.service';
 import type { RouteDeps } from '../deps';
 import { affTransferBody, updateSelfBody, userSettingBody } from './user.schemas';
-import { NO_INPUT } from '../route-schemas';
+import { checkedBody, NO_INPUT } from '../route-schemas';
 
 export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
     const user = { preHandler: guards.user };
 
-    app.put<{ Body: SelfUpdateInput }>('/user/self', { ...user, schema: { body: updateSelfBody } }, async (request) => {
+    app.put('/user/self', { ...user, ...checkedBody(updateSelfBody) }, async (request) => {
+      const body = updateSelfBody(request.body);
       const auth = authOf(request);
       // A new password ends the user's other sessions; the one that changed it stays.
-      await updateSelf(ctx, auth.user, request.body, auth.sessionId);
+      await updateSelf(ctx, auth.user, body, auth.sessionId);
       return ok();
     });
 
@@ -36,8 +37,9 @@ export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
 
     app.get('/user/aff', { ...user, schema: NO_INPUT }, async (request) => ok(await ensureAffCode(ctx, authOf(request).id)));
 
-    app.post<{ Body: { quota: number } }>('/user/aff_transfer', { ...user, schema: { body: affTransferBody } }, async (request) => {
-      await transferAffiliateQuota(ctx, authOf(request).id, request.body.quota);
+    app.post('/user/aff_transfer', { ...user, ...checkedBody(affTransferBody) }, async (request) => {
+      const { quota } = affTransferBody(request.body);
+      await transferAffiliateQuota(ctx, authOf(request).id, quota);
       return ok(undefined, AFF_MSG.transferred);
     });
 
@@ -48,8 +50,9 @@ export function userSelfRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
     // Public: a visitor (no group) sees what a new account could use.
     app.get('/user/groups', { schema: NO_INPUT }, async () => ok(usableGroupsWithRatio(ctx, '')));
 
-    app.put<{ Body: UserSettingInput }>('/user/setting', { ...user, schema: { body: userSettingBody } }, async (request) => {
-      await saveUserSetting(ctx, authOf(request).id, request.body);
+    app.put('/user/setting', { ...user, ...checkedBody(userSettingBody) }, async (request) => {
+      const body = userSettingBody(request.body);
+      await saveUserSetting(ctx, authOf(request).id, body);
       return ok(undefined, SETTING_MSG.saved);
     });
   };

@@ -14,15 +14,16 @@ import { serializeLogin, serializeUser } from '../../services/users/user.seriali
 import type { RouteDeps } from '../deps';
 import { userAdminRoutes } from './user-admin.routes';
 import { userSelfRoutes } from './user-self.routes';
-import { NO_INPUT } from '../route-schemas';
+import { checkedBody, NO_INPUT } from '../route-schemas';
+import { schemaBodyChecker } from '../../plumbing/body-checker';
 
 /** Our words (docs/messages.md#accounts-and-settings) for a sign-in without a name or a password. */
 export const LOGIN_FIELDS_MISSING = '请输入用户名和密码！';
 
-const loginBody = {
+const loginBody = schemaBodyChecker<{ username?: string; password?: string }>({
   type: 'object',
   properties: { username: { type: 'string' }, password: { type: 'string' } },
-} as const;
+});
 
 export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
   const { ctx, guards, critical } = deps;
@@ -30,13 +31,14 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
     await app.register(userSelfRoutes(deps));
     await app.register(userAdminRoutes(deps));
 
-    app.post<{ Body: { username?: string; password?: string } }>(
+    app.post(
       '/user/login',
-      { onRequest: critical, preHandler: turnstileCheck(ctx), schema: { body: loginBody } },
+      { onRequest: critical, preHandler: turnstileCheck(ctx), ...checkedBody(loginBody) },
       async (request, reply) => {
+        const body = loginBody(request.body);
         if (!ctx.options.bool('PasswordLoginEnabled')) throw new AppError('管理员关闭了密码登录');
-        const username = (request.body?.username ?? '').trim();
-        const password = request.body?.password ?? '';
+        const username = (body.username ?? '').trim();
+        const password = body.password ?? '';
         if (!username || !password) throw new AppError(LOGIN_FIELDS_MISSING);
         const user = await findUserForLogin(ctx.db, username);
         const matches = user ? await checkPassword(password, user.password) : false;

@@ -1,10 +1,14 @@
 /**
- * Body schemas of /api/user. Unknown fields are dropped before the handler runs
+ * Body checkers of /api/user (plumbing/body-checker.ts). Unknown fields are dropped
  * (plumbing/request-bodies.ts). The two edit calls receive whole user records from the
  * console (docs/users.md#admin-endpoints), so they accept every key of the user JSON shape in any form and
  * ignore the ones that call does not write.
  */
-import { MANAGE_ACTIONS } from '../../services/users/user.rules';
+import { schemaBodyChecker } from '../../plumbing/body-checker';
+import type { AdminCreateInput, AdminUpdateInput } from '../../services/users/user-admin.service';
+import type { SelfUpdateInput } from '../../services/users/user-self.service';
+import type { UserSettingInput } from '../../services/users/user-setting.service';
+import { MANAGE_ACTIONS, type ManageAction } from '../../services/users/user.rules';
 
 const string = { type: 'string' } as const;
 /** Read-only keys of the user record: accepted in any form, never written. */
@@ -40,13 +44,13 @@ const READ_ONLY_USER_KEYS = [
 
 const readOnlyUserProperties = Object.fromEntries(READ_ONLY_USER_KEYS.map((key) => [key, ignored]));
 
-export const createUserBody = {
+export const createUserBody = schemaBodyChecker<AdminCreateInput>({
   type: 'object',
   additionalProperties: false,
   properties: { username: string, display_name: string, password: string, role: { type: 'integer' } },
-} as const;
+} as const);
 
-export const updateUserBody = {
+export const updateUserBody = schemaBodyChecker<AdminUpdateInput>({
   type: 'object',
   additionalProperties: false,
   required: ['id'],
@@ -61,13 +65,13 @@ export const updateUserBody = {
     role: { type: 'integer' },
     email: string,
   },
-} as const;
+} as const);
 
 /**
  * The caller's own record: only username, display name and password are written;
  * `original_password` (later consoles) is checked against the current password.
  */
-export const updateSelfBody = {
+export const updateSelfBody = schemaBodyChecker<SelfUpdateInput>({
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -82,23 +86,23 @@ export const updateSelfBody = {
     password: string,
     original_password: string,
   },
-} as const;
+} as const);
 
-export const manageUserBody = {
+export const manageUserBody = schemaBodyChecker<{ id: number; action: ManageAction }>({
   type: 'object',
   additionalProperties: false,
   required: ['id', 'action'],
   properties: { id: userId, action: { type: 'string', enum: [...MANAGE_ACTIONS] } },
-} as const;
+} as const);
 
-export const affTransferBody = {
+export const affTransferBody = schemaBodyChecker<{ quota: number }>({
   type: 'object',
   additionalProperties: false,
   required: ['quota'],
   properties: { quota: { ...quota, minimum: 1 } },
-} as const;
+} as const);
 
-export const userSettingBody = {
+export const userSettingBody = schemaBodyChecker<UserSettingInput>({
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -109,4 +113,4 @@ export const userSettingBody = {
     notification_email: { type: 'string', maxLength: 254 },
     accept_unset_model_ratio_model: { type: 'boolean' },
   },
-} as const;
+} as const);

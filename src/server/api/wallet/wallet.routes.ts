@@ -12,22 +12,33 @@ import { handlePaymentNotice, quoteAmount, startPayment } from '../../services/w
 import { redeemCode } from '../../services/wallet/redeem.service';
 import type { RouteDeps } from '../deps';
 import { queryText } from '../params';
-import { bodyCheckedByHandler, describedFields } from '../route-schemas';
-
-interface TopUpBody {
-  amount?: unknown;
-  payment_method?: unknown;
-  top_up_code?: unknown;
-}
+import { checkedBody, describedFields } from '../route-schemas';
 
 type TopUpReply = { message: 'success'; data: unknown; url?: string } | { message: 'error'; data: string };
 
-/** The amount of a top-up body: an integer, else the reference's `参数错误`. */
-function amountOf(body: unknown): number {
-  const amount = (body as TopUpBody | undefined)?.amount;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw new AppError('参数错误');
-  return amount;
+/** A text field of a body read the reference's way: anything but text is empty. */
+function textField(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
 }
+
+/**
+ * The bodies of these routes are read by hand, not by a schema: the reference answers a bad
+ * one with its own words and reply shape (`未提供兑换码` from an empty key, `参数错误` in a
+ * `{message:"error"}` reply), never with a schema refusal.
+ */
+const redeemBody = Object.assign((body: unknown) => ({ key: textField(body, 'key') }), { jsonSchema: describedFields({ key: 'Redemption code' }) });
+
+/** A top-up order; an amount that is not an integer is the reference's `参数错误`. */
+function readTopUp(body: unknown): { amount: number; paymentMethod: string } {
+  const amount = (body as { amount?: unknown } | null | undefined)?.amount;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount)) throw new AppError('参数错误');
+  return { amount, paymentMethod: textField(body, 'payment_method') };
+}
+
+const AMOUNT = 'Top-up amount (whole number)';
+const amountBody = Object.assign((body: unknown) => readTopUp(body), { jsonSchema: describedFields({ amount: AMOUNT }) });
+const payBody = Object.assign((body: unknown) => readTopUp(body), { jsonSchema: describedFields({ amount: AMOUNT, payment_method: 'Payment method (e.g. alipay, wxpay)' }) });
 
 /** Runs a top-up step, turning a refusal into the `{message:"error"}` reply. */
 async function topUpReply(step: () => Promise<{ data: unknown; url?: string }>): Promise<TopUpReply> {
@@ -54,24 +65,24 @@ const EPAY_NOTICE = describedFields({
 
 export function walletRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.post('/user/topup', { preHandler: guards.user, ...bodyCheckedByHandler(describedFields({ key: 'Redemption code' })) }, async (request) => {
-      const key = (request.body as { key?: unknown } | undefined)?.key;
+    app.post('/user/topup', { preHandler: guards.user, ...checkedBody(redeemBody) }, async (request) => {
+      const { key } = redeemBody(request.body);
       const auth = authOf(request);
-      return ok(await redeemCode(ctx, { id: auth.id, username: auth.username }, typeof key === 'string' ? key : ''));
+      return ok(await redeemCode(ctx, { id: auth.id, username: auth.username }, key));
     });
 
-    app.post('/user/amount', { preHandler: guards.user, ...bodyCheckedByHandler(describedFields({ amount: 'Top-up amount (whole number)' })) }, async (request) =>
+    app.post('/user/amount', { preHandler: guards.user, ...checkedBody(amountBody) }, async (request) =>
       topUpReply(async () => {
         const auth = authOf(request);
-        return { data: quoteAmount(ctx, { id: auth.id, group: auth.group }, amountOf(request.body)) };
+        return { data: quoteAmount(ctx, { id: auth.id, group: auth.group }, amountBody(request.body).amount) };
       }),
     );
 
-    app.post('/user/pay', { preHandler: guards.user, ...bodyCheckedByHandler(describedFields({ amount: 'Top-up amount (whole number)', payment_method: 'Payment method (e.g. alipay, wxpay)' })) }, async (request) =>
+    app.post('/user/pay', { preHandler: guards.user, ...checkedBody(payBody) }, async (request) =>
       topUpReply(async () => {
         const auth = authOf(request);
-        const method = (request.body as TopUpBody).payment_method;
-        const form = await startPayment(ctx, { id: auth.id, group: auth.group }, amountOf(request.body), typeof method === 'string' ? method : '');
+        const order = payBody(request.body);
+        const form = await startPayment(ctx, { id: auth.id, group: auth.group }, order.amount, order.paymentMethod);
         return { data: form.params, url: form.url };
       }),
     );

@@ -56,191 +56,263 @@ function errorEvent(call: RelayCall, error: RelayError): SseEvent {
   return { data: JSON.stringify(openaiErrorBody(error, call.requestId)) };
 }
 
+/** Whether one of `events` is an error event (a loop: no closure per delivery). */
+function hasErrorEvent(events: SseEvent[]): boolean {
+  for (const e of events) if (e.event === 'error') return true;
+  return false;
+}
+
 /**
  * Answers the outcome once the client's stream is over. Throws (nothing was sent) when the
  * upstream failed before producing anything a client would see: the caller may retry.
  */
-export async function relayStream(args: StreamArgs): Promise<Delivered> {
-  const { call, reply, upstream, controller, converter, framing } = args;
-  const counter = new CompletionCounter(args.upstreamModel, converter.textOf?.bind(converter));
-  const parser = args.decoder ?? new SseParser();
-  let writer: SseWriter | undefined;
-  let usage: Usage | undefined;
-  let firstResponseMs = 0;
-  let upstreamError: UpstreamError | undefined;
-  let sentErrorEvent = false;
-  let ending: Ending = 'complete';
-  let clientGone = false;
-  let timedOut = false;
+export function relayStream(args: StreamArgs): Promise<Delivered> {
+  return new StreamSession(args).run();
+}
 
-  const slowModel = /^o[13]/.test(args.upstreamModel);
-  const inactivityMs = args.streamingTimeoutSeconds * 1000 * (slowModel ? 2 : 1);
-  const timer =
-    inactivityMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, inactivityMs)
-      : undefined;
-  const onClose = () => {
-    if (!reply.raw.writableFinished) {
-      clientGone = true;
-      controller.abort();
+/**
+ * One relayed stream: its state lives in fields, each phase is a method. `run` is the whole
+ * story — start (timer, close listener), pump the upstream, judge how it ended, finish the
+ * client's stream and answer the outcome. Per request it allocates the session and its four
+ * callbacks (timer, close listener, progress snapshot, chunk-text hook); nothing per chunk.
+ */
+class StreamSession {
+  private readonly call: RelayCall;
+  private readonly reply: RelayReply;
+  private readonly upstream: UpstreamResponse;
+  private readonly controller: UpstreamAbort;
+  private readonly converter: StreamConverter;
+  private readonly framing: StreamFraming | undefined;
+  private readonly counter: CompletionCounter;
+  private readonly parser: StreamDecoder;
+  private writer: SseWriter | undefined = undefined;
+  /** The last usage the upstream reported. */
+  private usage: Usage | undefined = undefined;
+  private firstResponseMs = 0;
+  private upstreamError: UpstreamError | undefined = undefined;
+  /** An error the converter found in the raw text of the current chunk (StreamConverter.onChunk). */
+  private chunkError: UpstreamError | undefined = undefined;
+  private sentErrorEvent = false;
+  private ending: Ending = 'complete';
+  private clientGone = false;
+  private timedOut = false;
+  private timer: NodeJS.Timeout | undefined = undefined;
+  private stopJournal: (() => void) | undefined = undefined;
+  // The events of one upstream chunk (reused: steps are not kept, see StreamConverter.onEvent).
+  private readonly out: SseEvent[] = [];
+  private readonly onText: ((text: string, whole: boolean) => void) | undefined;
+
+  constructor(private readonly args: StreamArgs) {
+    this.call = args.call;
+    this.reply = args.reply;
+    this.upstream = args.upstream;
+    this.controller = args.controller;
+    this.converter = args.converter;
+    this.framing = args.framing;
+    this.counter = new CompletionCounter(args.upstreamModel, args.converter.textOf?.bind(args.converter));
+    this.parser = args.decoder ?? new SseParser();
+    this.onText = args.converter.onChunk ? this.onChunkText : undefined;
+  }
+
+  async run(): Promise<Delivered> {
+    this.start();
+    try {
+      await this.pump();
+    } catch (err) {
+      this.onBroken(err);
+    } finally {
+      this.stop();
+    }
+    this.judge();
+    return this.finish();
+  }
+
+  /** Arms the inactivity timer (STREAMING_TIMEOUT, doubled for o1/o3) and listens for the client leaving. */
+  private start(): void {
+    const slowModel = /^o[13]/.test(this.args.upstreamModel);
+    const inactivityMs = this.args.streamingTimeoutSeconds * 1000 * (slowModel ? 2 : 1);
+    if (inactivityMs > 0) this.timer = setTimeout(this.onInactive, inactivityMs);
+    this.reply.raw.on('close', this.onClose);
+  }
+
+  private readonly onInactive = (): void => {
+    this.timedOut = true;
+    this.controller.abort();
+  };
+
+  private readonly onClose = (): void => {
+    if (!this.reply.raw.writableFinished) {
+      this.clientGone = true;
+      this.controller.abort();
     }
   };
-  reply.raw.on('close', onClose);
+
+  private readonly onChunkText = (text: string, whole: boolean): void => {
+    const found = this.converter.onChunk!(text, whole);
+    if (found) this.chunkError = found;
+  };
 
   /**
    * What the client got so far, as a crash would leave it: usage seen, or the local count —
    * estimated when no encoding is loaded (loading one would stall every stream for a second
    * and hold tens of MB in a server whose upstreams all report usage).
    */
-  const soFar = (): Delivered => {
-    const counted = counter.estimate();
-    const seen: Usage = usage ? { ...usage, completionTokens: Math.max(usage.completionTokens, counted) } : { promptTokens: call.promptEstimate(), completionTokens: counted };
-    return delivered(args.outcome, { usage: seen, usageReported: usage !== undefined, isStream: true, firstResponseMs, ending: 'interrupted' });
-  };
-  let stopJournal: (() => void) | undefined;
-  const open = (): SseWriter => {
-    if (!writer) {
-      reply.hijack();
-      // A ping would break a JSON array: framed streams go without.
-      writer = new SseWriter(reply.raw, framing ? 0 : undefined);
-      writer.open(headerList(reply, framing?.headers ?? SSE_HEADERS));
-      stopJournal = args.journalProgress?.(soFar);
-    }
-    return writer;
-  };
-  /** `bytes`: the upstream chunk these events came from, when they are exactly its content. */
-  const deliver = async (events: SseEvent[], bytes?: Buffer): Promise<void> => {
-    if (events.length === 0 || clientGone) return;
-    if (events.some((e) => e.event === 'error')) sentErrorEvent = true;
-    if (framing) await open().writeRaw(framing.format(events));
-    else if (bytes) await open().writeRaw(bytes);
-    else await open().write(events);
-    if (writer!.closed) clientGone = true;
+  private readonly soFar = (): Delivered => {
+    const counted = this.counter.estimate();
+    const usage = this.usage;
+    const seen: Usage = usage ? { ...usage, completionTokens: Math.max(usage.completionTokens, counted) } : { promptTokens: this.call.promptEstimate(), completionTokens: counted };
+    return delivered(this.args.outcome, { usage: seen, usageReported: usage !== undefined, isStream: true, firstResponseMs: this.firstResponseMs, ending: 'interrupted' });
   };
 
-  // The events of one upstream chunk (reused: steps are not kept, see StreamConverter.onEvent).
-  const out: SseEvent[] = [];
+  /** Reads the upstream to its end, relaying each chunk, unless it fails or the client leaves. */
+  private async pump(): Promise<void> {
+    const out = this.out;
+    for await (const chunk of this.upstream.body) {
+      this.timer?.refresh();
+      const bytes = this.convert(chunk);
+      if (out.length > 0) await this.deliver(out, bytes);
+      // Nothing of this chunk stays referenced while the next one is awaited: the chunks of a
+      // slow stream then die young instead of being promoted to the old generation, which
+      // would make memory grow with the answer's length until the next full collection.
+      out.length = 0;
+      this.converter.release?.();
+      if (this.upstreamError || this.clientGone) break;
+    }
+    if (this.upstreamError || this.clientGone) return;
+    for (const event of this.parser.end()) {
+      const step = this.converter.onEvent(event);
+      if (step.rawText !== undefined) this.counter.addRaw(step.rawText);
+      else this.counter.add(step.text, event.data.length);
+      if (step.usage) this.usage = step.usage;
+      await this.deliver(step.out);
+      if (step.error) this.upstreamError = step.error;
+    }
+  }
+
   /**
    * Parses and converts what arrived into `out`; answers the bytes to send as they came when
    * that is exactly what `out` holds (else `out` is formatted). Everything that arrived since
    * the last step comes as one piece (see UpstreamBody), so a burst of small events costs one
    * parse and one client write, not one each.
    */
-  let chunkError: UpstreamError | undefined;
-  const onText = converter.onChunk
-    ? (text: string, whole: boolean) => {
-        const found = converter.onChunk!(text, whole);
-        if (found) chunkError = found;
-      }
-    : undefined;
-  const convert = (chunk: Buffer): Buffer | undefined => {
-    const events = parser.push(chunk, onText);
-    if (chunkError) {
-      upstreamError = chunkError;
+  private convert(chunk: Buffer): Buffer | undefined {
+    const events = this.parser.push(chunk, this.onText);
+    if (this.chunkError) {
+      this.upstreamError = this.chunkError;
       return undefined;
     }
+    const { converter, counter, out } = this;
     counter.nextChunk(chunk.length);
     // A chunk of plain events the converter passes on one for one goes out as its own bytes;
     // so does its start when the events at its end produce nothing (`[DONE]`, which the relay
     // writes itself after the closing events, or a usage chunk the client did not ask for).
-    let asReceived = parser.lastChunkWasPlainEvents;
+    let asReceived = this.parser.lastChunkWasPlainEvents;
     let droppedTailBytes = 0;
     for (const event of events) {
-      if (firstResponseMs === 0) firstResponseMs = Date.now() - call.startedAt;
+      if (this.firstResponseMs === 0) this.firstResponseMs = Date.now() - this.call.startedAt;
       const step = converter.onEvent(event);
       if (step.rawText !== undefined) counter.addRaw(step.rawText);
       else counter.add(step.text, event.data.length);
-      if (step.usage) usage = step.usage;
+      if (step.usage) this.usage = step.usage;
       if (asReceived) {
         if (step.out.length === 0) droppedTailBytes += plainEventBytes(event.data);
         else if (droppedTailBytes > 0 || step.out.length !== 1 || step.out[0] !== event) asReceived = false;
       }
       for (const e of step.out) out.push(e);
       if (step.error) {
-        upstreamError = step.error;
+        this.upstreamError = step.error;
         return undefined;
       }
     }
     if (!asReceived || out.length === 0) return undefined;
     return droppedTailBytes > 0 ? chunk.subarray(0, chunk.length - droppedTailBytes) : chunk;
-  };
+  }
 
-  try {
-    for await (const chunk of upstream.body) {
-      timer?.refresh();
-      const bytes = convert(chunk);
-      if (out.length > 0) await deliver(out, bytes);
-      // Nothing of this chunk stays referenced while the next one is awaited: the chunks of a
-      // slow stream then die young instead of being promoted to the old generation, which
-      // would make memory grow with the answer's length until the next full collection.
-      out.length = 0;
-      converter.release?.();
-      if (upstreamError || clientGone) break;
+  /** The client's stream, opened (headers sent, progress journaled) on first use. */
+  private open(): SseWriter {
+    if (!this.writer) {
+      this.reply.hijack();
+      // A ping would break a JSON array: framed streams go without.
+      this.writer = new SseWriter(this.reply.raw, this.framing ? 0 : undefined);
+      this.writer.open(headerList(this.reply, this.framing?.headers ?? SSE_HEADERS));
+      this.stopJournal = this.args.journalProgress?.(this.soFar);
     }
-    if (!upstreamError && !clientGone) {
-      for (const event of parser.end()) {
-        const step = converter.onEvent(event);
-        if (step.rawText !== undefined) counter.addRaw(step.rawText);
-        else counter.add(step.text, event.data.length);
-        if (step.usage) usage = step.usage;
-        await deliver(step.out);
-        if (step.error) upstreamError = step.error;
-      }
-    }
-  } catch (err) {
+    return this.writer;
+  }
+
+  /** `bytes`: the upstream chunk these events came from, when they are exactly its content. */
+  private async deliver(events: SseEvent[], bytes?: Buffer): Promise<void> {
+    if (events.length === 0 || this.clientGone) return;
+    if (hasErrorEvent(events)) this.sentErrorEvent = true;
+    const writer = this.open();
+    if (this.framing) await writer.writeRaw(this.framing.format(events));
+    else if (bytes) await writer.writeRaw(bytes);
+    else await writer.write(events);
+    if (writer.closed) this.clientGone = true;
+  }
+
+  /** The upstream read threw: the client left, the timer fired, or the upstream broke. */
+  private onBroken(err: unknown): void {
     // The client may have left before this stream listened (attempt.ts aborted the call then).
-    if (controller.reason instanceof ClientGone) clientGone = true;
-    if (clientGone) ending = 'client_gone';
-    else if (timedOut) ending = 'timeout';
+    if (this.controller.reason instanceof ClientGone) this.clientGone = true;
+    if (this.clientGone) this.ending = 'client_gone';
+    else if (this.timedOut) this.ending = 'timeout';
     else {
-      ending = 'upstream_broken';
+      this.ending = 'upstream_broken';
       // Nothing reached the client yet: an ordinary failed attempt, retryable.
-      if (!writer) throw transportError(err instanceof Error ? err.message : String(err));
+      if (!this.writer) throw transportError(err instanceof Error ? err.message : String(err));
     }
-  } finally {
-    if (timer) clearTimeout(timer);
-    stopJournal?.();
-    reply.raw.off('close', onClose);
-    if (!upstream.body.destroyed) upstream.body.destroy();
-  }
-  if (clientGone) {
-    // Nothing reached the client: nothing is billed (the reservation is given back).
-    if (!writer) throw clientGoneError();
-    ending = 'client_gone';
-  }
-  if (upstreamError) {
-    if (!writer) throw fromUpstream(upstreamError);
-    if (ending === 'complete') ending = 'upstream_broken';
   }
 
-  const fallback = (): Usage => ({ promptTokens: call.promptTokens(), completionTokens: counter.total() });
-  const fin = converter.finish(fallback);
-  const finalUsage = fin.usage ?? usage;
-  if (!clientGone) {
-    if (ending === 'upstream_broken') {
-      // A broken stream does not claim to be complete (Claude's message_stop, Responses' response.completed).
-      await deliver(fin.out.filter((e) => e.event !== 'message_stop' && e.event !== 'response.completed'));
-      if (!sentErrorEvent) {
-        const error = upstreamError ? fromUpstream(upstreamError) : transportError('upstream stream ended unexpectedly');
-        await deliver([errorEvent(call, error)]);
-      }
-      if (framing) writer?.end(framing.close());
-    } else {
-      // The closing events, [DONE] and the end of the response in one write.
-      // The Responses stream ends with its response.completed event, no [DONE].
-      const closing = framing ? framing.format(fin.out) + framing.close() : formatEvents(fin.out) + (call.spec.clientFormat === 'openai' && call.mode !== 'responses' ? 'data: [DONE]\n\n' : '');
-      if (closing) open().end(closing);
+  private stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.stopJournal?.();
+    this.reply.raw.off('close', this.onClose);
+    if (!this.upstream.body.destroyed) this.upstream.body.destroy();
+  }
+
+  /** Settles `ending`; throws when nothing reached the client (not billed, maybe retried). */
+  private judge(): void {
+    if (this.clientGone) {
+      // Nothing reached the client: nothing is billed (the reservation is given back).
+      if (!this.writer) throw clientGoneError();
+      this.ending = 'client_gone';
+    }
+    if (this.upstreamError) {
+      if (!this.writer) throw fromUpstream(this.upstreamError);
+      if (this.ending === 'complete') this.ending = 'upstream_broken';
     }
   }
-  writer?.end();
-  return delivered(args.outcome, {
-    usage: finalUsage ?? fallback(),
-    usageReported: usage !== undefined,
-    isStream: true,
-    firstResponseMs,
-    ending,
-  });
+
+  /** Writes the closing events (or the error event of a broken stream) and answers the outcome. */
+  private async finish(): Promise<Delivered> {
+    const { call, counter, framing } = this;
+    const fallback = (): Usage => ({ promptTokens: call.promptTokens(), completionTokens: counter.total() });
+    const fin = this.converter.finish(fallback);
+    const finalUsage = fin.usage ?? this.usage;
+    if (!this.clientGone) {
+      if (this.ending === 'upstream_broken') {
+        // A broken stream does not claim to be complete (Claude's message_stop, Responses' response.completed).
+        await this.deliver(fin.out.filter((e) => e.event !== 'message_stop' && e.event !== 'response.completed'));
+        if (!this.sentErrorEvent) {
+          const error = this.upstreamError ? fromUpstream(this.upstreamError) : transportError('upstream stream ended unexpectedly');
+          await this.deliver([errorEvent(call, error)]);
+        }
+        if (framing) this.writer?.end(framing.close());
+      } else {
+        // The closing events, [DONE] and the end of the response in one write.
+        // The Responses stream ends with its response.completed event, no [DONE].
+        const closing = framing ? framing.format(fin.out) + framing.close() : formatEvents(fin.out) + (call.spec.clientFormat === 'openai' && call.mode !== 'responses' ? 'data: [DONE]\n\n' : '');
+        if (closing) this.open().end(closing);
+      }
+    }
+    this.writer?.end();
+    return delivered(this.args.outcome, {
+      usage: finalUsage ?? fallback(),
+      usageReported: this.usage !== undefined,
+      isStream: true,
+      firstResponseMs: this.firstResponseMs,
+      ending: this.ending,
+    });
+  }
 }

@@ -9,11 +9,8 @@ import { baiduProvider } from './baidu';
 import { bedrockProvider } from './bedrock';
 import { claudeProvider } from './claude';
 import { cohereProvider } from './cohere';
-import { customProvider } from './custom';
-import { deepseekProvider } from './deepseek';
 import { difyProvider } from './dify';
 import { geminiProvider } from './gemini';
-import { mokaaiProvider } from './mokaai';
 import { ollamaProvider } from './ollama';
 import { openaiProvider } from './openai';
 import { tencentProvider } from './tencent';
@@ -24,9 +21,12 @@ import {
   aliProvider,
   baiduV2Provider,
   cloudflareProvider,
+  customProvider,
+  deepseekProvider,
   jinaProvider,
   minimaxProvider,
   mistralProvider,
+  mokaaiProvider,
   openaiCompatibleProvider,
   perplexityProvider,
   siliconflowProvider,

@@ -8,12 +8,12 @@ import type { ChannelsTable } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { CHANNEL_TYPE, isKnownChannelType, XUNFEI_DEFAULT_VERSION } from '../../../shared/channel-types';
 import { checkSettingProxy, ProxyUrlError } from '../../relay/upstream/proxy-url';
-import { baiduKey } from '../../relay/providers/baidu/meta';
-import { bedrockKey } from '../../relay/providers/bedrock/meta';
-import { tencentKey } from '../../relay/providers/tencent/meta';
+import { baiduKey } from '../../relay/providers/baidu/api';
+import { bedrockKey } from '../../relay/providers/bedrock/api';
+import { tencentKey } from '../../relay/providers/tencent/api';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
-import { xunfeiKey } from '../../relay/providers/xunfei/meta';
-import { zhipuKey } from '../../relay/providers/zhipu/meta';
+import { xunfeiKey } from '../../relay/providers/xunfei/api';
+import { zhipuKey } from '../../relay/providers/zhipu/api';
 import type { JsonField } from './channel.schema';
 
 export const MSG_CHANNEL = {

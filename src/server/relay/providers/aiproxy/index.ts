@@ -6,7 +6,7 @@
  */
 import { parseUpstreamError } from '../common/errors';
 import { type Provider, ProviderRequestError } from '../types';
-import { aiproxyAskUrl, aiproxyHeaders, aiproxyLibraryId } from './meta';
+import { aiproxyAskUrl, aiproxyHeaders, aiproxyLibraryId } from './api';
 import { aiproxyAskRequest } from './request';
 import { openaiChatFromAiproxy } from './response';
 import { AiproxyToOpenAIStream } from './stream';

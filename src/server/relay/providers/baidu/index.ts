@@ -1,11 +1,11 @@
 /**
  * Baidu Qianfan v1 (type 15): ERNIE chat and the embedding models through wenxinworkshop,
  * converted from and to OpenAI chat / embeddings. `authorize` adds the access token (the
- * key's own, or the client-credentials token the relay fetches and caches, meta.ts).
+ * key's own, or the client-credentials token the relay fetches and caches, api.ts).
  */
 import { withQuery } from '../common/urls';
 import { type Provider, ProviderRequestError, type RelayMode } from '../types';
-import { baiduKey, baiduTokenGrant, baiduUrl, isBaiduEmbeddingModel } from './meta';
+import { baiduKey, baiduTokenGrant, baiduUrl, isBaiduEmbeddingModel } from './api';
 import { baiduChatBody, baiduEmbeddingBody } from './request';
 import { parseBaiduChat, parseBaiduEmbeddings, parseBaiduError } from './response';
 import { BaiduToOpenAIStream } from './stream';

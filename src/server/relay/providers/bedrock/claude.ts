@@ -5,7 +5,7 @@
  * Answers and events are Claude's own (events inside the AWS event stream).
  */
 import type { JsonObject } from '../common/json';
-import { claudeOptionalHeaders } from '../claude/meta';
+import { claudeOptionalHeaders } from '../claude/api';
 import { claudeMessagesBody } from '../claude/request-body';
 import type { Target } from '../types';
 

@@ -15,7 +15,7 @@ import { openaiResponseFromConverse } from './converse-response';
 import { ConverseToOpenAIStream } from './converse-stream';
 import { bedrockError } from './errors';
 import { EventStreamDecoder } from './event-stream';
-import { bedrockHeaders, bedrockKey, bedrockModelId, bedrockUrl, isClaudeModel } from './meta';
+import { bedrockHeaders, bedrockKey, bedrockModelId, bedrockUrl, isClaudeModel } from './api';
 import { signBedrockRequest } from './sign';
 
 const CLAUDE_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);

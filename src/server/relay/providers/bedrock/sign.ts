@@ -5,7 +5,7 @@
  */
 import { packageOnFirstUse } from '../../../plumbing/on-first-use';
 import type { UpstreamRequest } from '../types';
-import type { BedrockKey } from './meta';
+import type { BedrockKey } from './api';
 
 /** Bedrock runtime's signing name (its endpoints are `bedrock-runtime.<region>…`). */
 export const SIGNING_SERVICE = 'bedrock';

@@ -11,7 +11,7 @@ import { openaiResponseFromClaude } from './chat-response';
 import { ClaudeToOpenAIStream } from './chat-stream';
 import { LegacyClaudeStream, legacyBody, parseLegacyResponse } from './legacy';
 import { ClaudePassThroughStream, countTokensBody, parseNativeResponse } from './messages';
-import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, countTokensUrl, isLegacyClaudeModel, messagesUrl } from './meta';
+import { DEFAULT_ANTHROPIC_VERSION, claudeHeaders, completeUrl, countTokensUrl, isLegacyClaudeModel, messagesUrl } from './api';
 import { claudeMessagesBody } from './request-body';
 import { thinkingPlan } from './thinking';
 

@@ -10,7 +10,7 @@ import { cohereChatRequest } from './chat-request';
 import { openaiChatFromCohere } from './chat-response';
 import { CohereToOpenAIStream } from './chat-stream';
 import { cohereEmbedRequest, openaiEmbeddingsFromCohere } from './embed';
-import { COHERE_PATHS, cohereHeaders, cohereUrl } from './meta';
+import { COHERE_PATHS, cohereHeaders, cohereUrl } from './api';
 import { cohereRerankRequest, rerankFromCohere } from './rerank';
 
 function cohereBody(mode: RelayMode, body: JsonObject, model: string, stream: boolean, safetyMode?: string): JsonObject {

@@ -7,7 +7,7 @@
 import { newId } from '../common/chunks';
 import { parseUpstreamError } from '../common/errors';
 import { type Provider, ProviderRequestError } from '../types';
-import { difyChatUrl, difyHeaders } from './meta';
+import { difyChatUrl, difyHeaders } from './api';
 import { difyChatRequest } from './request';
 import { openaiChatFromDify } from './response';
 import { DifyToOpenAIStream } from './stream';

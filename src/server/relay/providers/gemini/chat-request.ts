@@ -4,7 +4,7 @@ import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '..
 import { contentText } from '../common/openai-text';
 import { budgetForEffort } from '../common/reasoning';
 import { ProviderRequestError, type ProviderOptions } from '../types';
-import { safetySettings } from './meta';
+import { safetySettings } from './api';
 import { cleanSchema } from './schema';
 
 type Part = JsonObject;

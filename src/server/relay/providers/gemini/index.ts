@@ -11,7 +11,7 @@ import { GeminiToOpenAIStream } from './chat-stream';
 import { geminiEmbeddingRequest, openaiEmbeddingsFromGemini } from './embeddings';
 import { imagenRequest, openaiImagesFromImagen } from './images';
 import { embeddingAction, GeminiPassThroughStream, nativeEmbeddingBody, nativeGenerateBody, parseNativeResponse } from './native';
-import { geminiHeaders, isImagenModel, modelActionUrl } from './meta';
+import { geminiHeaders, isImagenModel, modelActionUrl } from './api';
 
 const MODES: ReadonlySet<RelayMode> = new Set(['chat', 'embeddings', 'images', 'gemini', 'gemini-embeddings']);
 

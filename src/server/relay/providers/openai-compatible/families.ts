@@ -1,6 +1,7 @@
 /**
  * OpenAI-shaped families that differ from OpenAI only in paths, headers or a parameter rule
- * (docs/relay.md#other-families). Families with their own endpoints live in their own folders.
+ * (docs/relay.md#other-families): every such family is one entry here. OpenAI itself, Azure and
+ * Ollama, which have code of their own, live in their own folders.
  */
 import { CHANNEL_TYPE } from '../../../../shared/channel-types';
 import type { JsonObject } from '../common/json';
@@ -103,3 +104,32 @@ export const cloudflareProvider = createOpenAICompatible({
   streamUsage: true,
   modelsPath: null,
 });
+
+/**
+ * DeepSeek (type 43): OpenAI-shaped chat with `reasoning_content` (forwarded as is and counted as
+ * output); completions (FIM) live under `/beta`; cache hits arrive as `prompt_cache_hit_tokens`,
+ * which the shared usage reader maps to cached tokens.
+ */
+export const deepseekProvider = createOpenAICompatible({
+  id: 'deepseek',
+  paths: { chat: '/v1/chat/completions', completions: '/beta/completions' },
+  // DeepSeek documents stream_options.include_usage.
+  streamUsage: true,
+});
+
+/** Custom channels (type 8): the base URL is the complete request URL, `{model}` filled in (docs/relay.md#base-url). */
+export const customProvider = createOpenAICompatible({
+  id: 'custom',
+  paths: OPENAI_PATHS,
+  url: ({ target, model }) => {
+    if (!target.baseUrl) throw new ProviderRequestError('custom channels need the full request URL as base URL', 'invalid_channel');
+    return target.baseUrl.replaceAll('{model}', model);
+  },
+  modelsPath: null,
+});
+
+/**
+ * MokaAI M3E (type 44): embeddings only, OpenAI's embeddings shape at `<base>/embeddings` (no
+ * `/v1`), as the reference sends them. M3E has no chat and no model list.
+ */
+export const mokaaiProvider = createOpenAICompatible({ id: 'mokaai', paths: { embeddings: '/embeddings' }, modelsPath: null });

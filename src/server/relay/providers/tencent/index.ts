@@ -4,7 +4,7 @@
  */
 import { chatOnlyProvider } from '../common/chat-only';
 import { joinUrl } from '../common/urls';
-import { tencentKey } from './meta';
+import { tencentKey } from './api';
 import { tencentChatBody } from './request';
 import { parseTencentError, parseTencentResponse } from './response';
 import { signTencentRequest } from './sign';

@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { UpstreamRequest } from '../types';
-import { TENCENT_ACTION, TENCENT_SERVICE, TENCENT_VERSION, type TencentKey } from './meta';
+import { TENCENT_ACTION, TENCENT_SERVICE, TENCENT_VERSION, type TencentKey } from './api';
 
 const ALGORITHM = 'TC3-HMAC-SHA256';
 const SIGNED_HEADERS = 'content-type;host;x-tc-action';

@@ -9,7 +9,7 @@
 import { openaiResponseFromClaude } from '../claude/chat-response';
 import { ClaudeToOpenAIStream } from '../claude/chat-stream';
 import { ClaudePassThroughStream, parseNativeResponse as parseClaudeNative } from '../claude/messages';
-import { claudeOptionalHeaders } from '../claude/meta';
+import { claudeOptionalHeaders } from '../claude/api';
 import { claudeMessagesBody } from '../claude/request-body';
 import { providerByModel } from '../common/by-model';
 import { parseUpstreamError } from '../common/errors';
@@ -21,7 +21,7 @@ import { GeminiToOpenAIStream } from '../gemini/chat-stream';
 import { GeminiPassThroughStream, nativeGenerateBody, parseNativeResponse as parseGeminiNative } from '../gemini/native';
 import { createOpenAICompatible } from '../openai-compatible/factory';
 import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
-import { openapiUrl, publisherModelUrl, vertexClaudeModel, vertexFamily, vertexRegion } from './meta';
+import { openapiUrl, publisherModelUrl, vertexClaudeModel, vertexFamily, vertexRegion } from './api';
 import { accessTokenGrant, serviceAccount } from './service-account';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';

@@ -1,10 +1,10 @@
 /**
  * Xunfei Spark (type 18): OpenAI chat to Spark's WebSocket API and back. The request goes to a
  * `wss://` URL (the relay's WebSocket transport sends the body as the one message and presents
- * the answer frames as SSE events); `authorize` signs the URL (meta.ts).
+ * the answer frames as SSE events); `authorize` signs the URL (api.ts).
  */
 import { chatOnlyProvider } from '../common/chat-only';
-import { signXunfeiUrl, xunfeiDomain, xunfeiKey, xunfeiUrl, xunfeiVersion } from './meta';
+import { signXunfeiUrl, xunfeiDomain, xunfeiKey, xunfeiUrl, xunfeiVersion } from './api';
 import { xunfeiRequestBody } from './request';
 import { parseXunfeiError, parseXunfeiResponse } from './response';
 import { XunfeiToOpenAIStream } from './stream';

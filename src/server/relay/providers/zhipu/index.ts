@@ -1,10 +1,10 @@
 /**
  * Zhipu ChatGLM, v3 model API (type 16): OpenAI chat in, Zhipu's `prompt` body out, its
  * answer and `add`/`finish` stream back as OpenAI chat. The JWT made from the key is added
- * by `authorize` (meta.ts).
+ * by `authorize` (api.ts).
  */
 import { chatOnlyProvider } from '../common/chat-only';
-import { zhipuKey, zhipuToken, zhipuUrl } from './meta';
+import { zhipuKey, zhipuToken, zhipuUrl } from './api';
 import { zhipuRequestBody } from './request';
 import { parseZhipuError, parseZhipuResponse } from './response';
 import { ZHIPU_META_FIELD, ZhipuToOpenAIStream } from './stream';
