@@ -6,7 +6,7 @@
 import { ConfigProvider, theme } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './use-translation';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { SIGNED_IN_CHUNKS } from './chunks';
 import { AppLayout } from './layout/app-layout';

@@ -10,7 +10,6 @@
  * after it, so an English visitor never sees Chinese first.
  */
 import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import type { I18nProvider } from '@refinedev/core';
 import zh from './locales/zh.json';
 import { readText, STORAGE_KEYS, writeText } from './storage';
@@ -34,7 +33,7 @@ async function loadLanguage(lang: Language): Promise<void> {
 
 const initial = storedLanguage();
 
-void i18n.use(initReactI18next).init({
+void i18n.init({
   resources: {
     zh: { translation: zh },
   },

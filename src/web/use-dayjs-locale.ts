@@ -5,7 +5,7 @@
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './use-translation';
 
 export function useDayjsLocale(): void {
   const { i18n } = useTranslation();

@@ -32,6 +32,21 @@ test('language switches to English and stays after a reload', async ({ page }) =
   await shot(page, 'login-en-light');
 });
 
+test("a button's click wave renders on React 19, with no page error", async ({ page }) => {
+  // antd draws the wave in a React root of its own (src/web/antd-compat/react19-render.ts).
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  await page.goto('/');
+  await page.getByRole('button', { name: '注册', exact: true }).click({ noWaitAfter: true });
+  await expect(page.locator('.ant-wave').first()).toBeAttached();
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  expect(errors).toEqual([]);
+});
+
 test('theme switches to dark and stays after a reload', async ({ page }) => {
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');

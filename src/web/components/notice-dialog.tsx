@@ -5,7 +5,7 @@
  */
 import { Button, Modal } from 'antd';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { closeNoticeForToday, shouldShowNotice } from './notice-memory';
 import { safeMarkdown } from './safe-html';
 import { useContent } from './use-content';

@@ -1,6 +1,6 @@
 /** A whole-page status (403, 404) with the way back home: one look for every such screen. */
 import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { Link } from 'react-router';
 
 export function StatusResult({ status, titleKey, subtitleKey }: { status: '403' | '404'; titleKey: string; subtitleKey: string }) {

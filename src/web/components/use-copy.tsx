@@ -4,7 +4,7 @@
  */
 import { Input } from 'antd';
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { useApp } from '../state/feedback-app';
 
 async function writeClipboard(text: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  */
 import { CopyOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Button, Input, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { useCopy } from '../components/use-copy';
 import { saveBlob } from '../wire/save-blob';
 

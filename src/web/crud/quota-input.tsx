@@ -5,7 +5,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, InputNumber, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { usePublicStatus } from '../state/status-context';
 import { quotaToCurrency, quotaView } from './quota-format';
 

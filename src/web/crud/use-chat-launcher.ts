@@ -3,7 +3,7 @@
  * link with the row's key put in; with several saved chats the user picks one first, under
  * the declaration's `pickTitleKey`.
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import type { ChatLinkActionDef } from '../../shared/resources/actions';
 import type { Label } from '../../shared/resources/label';
 import { chatEntries, fillChatLink, serverAddressOf } from '../pages/chat/chat-links';

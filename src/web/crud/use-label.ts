@@ -4,7 +4,7 @@
  * component tells the two apart. Plain keys behave exactly as i18next's `t`.
  */
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { labelText, type Label } from '../../shared/resources/label';
 
 export type LabelT = (label: Label, params?: Record<string, unknown>) => string;

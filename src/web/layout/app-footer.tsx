@@ -3,7 +3,7 @@
  * version. The stored footer is checked every 200 ms, up to 5 times, until it is there.
  */
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { Link } from 'react-router';
 import { PlainText } from '../components/plain-typography';
 import { readText, STORAGE_KEYS } from '../storage';

@@ -1,7 +1,7 @@
 /** Chinese / English, kept locally under `language`. */
 import { TranslationOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { changeLanguage, currentLanguage, LANGUAGES, type Language } from '../i18n';
 import { PopupMenu } from './popup-menu';
 

@@ -1,6 +1,6 @@
 /** The Self-use and Demo badges of the top bar (docs/console.md#top-bar), loaded when the status shows either. */
 import { Space, Tag } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { usePublicStatus } from '../state/status-context';
 
 export function ModeBadges({ compact }: { compact: boolean }) {

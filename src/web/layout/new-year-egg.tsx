@@ -6,7 +6,7 @@
 import { Button, Dropdown } from 'antd';
 import { useState } from 'react';
 import { createPortal } from 'react-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 
 const PIECES = Array.from({ length: 60 }, (_, i) => i);
 const COLOURS = ['#f5222d', '#fa8c16', '#fadb14', '#52c41a', '#1677ff', '#722ed1', '#eb2f96'];

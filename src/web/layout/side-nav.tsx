@@ -7,7 +7,7 @@
  */
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Drawer, Menu, theme, type MenuProps } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { useLocation, useNavigate } from 'react-router';
 import { isRouted } from '../routes';
 import { usePublicStatus } from '../state/status-context';

@@ -5,7 +5,7 @@
  */
 import { IdcardOutlined, LogoutOutlined } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { useNavigate } from 'react-router';
 import { logout, type StoredUser } from '../auth-provider';
 import { isRouted } from '../routes';

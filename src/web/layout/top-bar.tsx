@@ -6,7 +6,7 @@
 import { MenuOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { Button, Space } from 'antd';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { Link, useLocation } from 'react-router';
 import { LazyTooltip } from '../components/lazy-tooltip';
 import { PlainText } from '../components/plain-typography';

@@ -9,7 +9,7 @@
 import { EllipsisOutlined } from '@ant-design/icons';
 import { theme } from 'antd';
 import { useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { Link, useNavigate } from 'react-router';
 import type { TopLink } from './nav-model';
 import { PopupMenu } from './popup-menu';

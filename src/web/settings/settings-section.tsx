@@ -6,7 +6,7 @@
 import { SaveOutlined } from '@ant-design/icons';
 import { Button, Card, Divider, Tabs, Typography } from 'antd';
 import { Fragment } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { SECTION_ACTIONS } from './actions';
 import type { OptionEntry } from './form-values';
 import { SUB_TABS } from './ratios';

@@ -8,7 +8,7 @@
 import type { ErrorSchema, FormValidation, RJSFValidationError } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { useCallback, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { schemaMessage } from '../../shared/schema-messages';
 import { currentLanguage } from '../i18n';
 import { api } from '../state/wire';

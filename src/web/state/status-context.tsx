@@ -3,7 +3,7 @@
  * server's answer replaces it when it arrives (and is stored for the next start).
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../use-translation';
 import { readStoredStatus, storeStatus, type PublicStatus } from './public-status';
 import { api } from './wire';
 import { useApp } from './feedback-app';

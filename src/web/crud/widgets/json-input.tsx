@@ -4,7 +4,7 @@
  */
 import { Button, Form, Input } from 'antd';
 import type { ChangeEvent, FocusEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { JsonFieldDef } from '../../../shared/resources/forms';
 
 interface JsonInputProps {

@@ -1,6 +1,6 @@
 /** /about: the configured About content, or a note saying where to set it. */
 import { Card, Spin, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { MarkdownOrFrame } from '../../components/markdown-or-frame';
 import { useContent } from '../../components/use-content';
 import { DEFAULT_SYSTEM_NAME } from '../../state/public-status';

@@ -14,7 +14,7 @@ import Password from 'antd/es/input/Password';
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { login } from '../../auth-provider';
 import { usePublicStatus } from '../../state/status-context';

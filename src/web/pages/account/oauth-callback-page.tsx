@@ -5,7 +5,7 @@
  */
 import { Result, Spin } from 'antd';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { getStoredUser, type StoredUser } from '../../auth-provider';
 import { api } from '../../state/wire';

@@ -5,7 +5,7 @@
 import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { Link, useNavigate } from 'react-router';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';

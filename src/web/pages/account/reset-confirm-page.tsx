@@ -4,7 +4,7 @@
  */
 import { Alert, Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useSearchParams } from 'react-router';
 import { useCopy } from '../../components/use-copy';
 import { api } from '../../state/wire';

@@ -5,7 +5,7 @@
 import { MailOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { Link } from 'react-router';
 import { api } from '../../state/wire';
 import { PlainText } from '../../components/plain-typography';

@@ -6,7 +6,7 @@
 import { GithubOutlined, LoginOutlined, WechatOutlined } from '@ant-design/icons';
 import { Button, Divider, Space } from 'antd';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { authorizeUrl, fetchState, type EnabledProviders, type OAuthProvider } from './oauth';

@@ -3,7 +3,7 @@
  * the user, say so, warn while root still uses the default password, and land on /token
  * (or the personal page while the tokens screen is not part of this build).
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useNavigate } from 'react-router';
 import { RESOURCE_LIST_PATHS } from '../../../../resources/list-paths';
 import { landingAfterLogin, storeUser, type StoredUser } from '../../auth-provider';

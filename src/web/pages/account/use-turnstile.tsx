@@ -3,7 +3,7 @@
  * the user to wait a few seconds while no token is there yet.
  */
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { TurnstileWidget } from '../../components/turnstile-widget';
 import { usePublicStatus } from '../../state/status-context';
 import { useApp } from '../../state/feedback-app';

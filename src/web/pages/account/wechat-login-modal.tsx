@@ -1,7 +1,7 @@
 /** WeChat sign-in: scan the official account's QR code, then enter the code it replies (valid 3 minutes). */
 import { Button, Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { StoredUser } from '../../auth-provider';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';

@@ -5,7 +5,7 @@
  */
 import { Alert, Card, Collapse, Empty, Input, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { transportDeps } from '../../state/wire';
 import { groupOperations, type FieldRow, type OperationView, type TagView } from './openapi-view';
 

@@ -3,7 +3,7 @@
  * frame, with the user's first enabled token put into it.
  */
 import { Result, Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useParams } from 'react-router';
 import { usePublicStatus } from '../../state/status-context';
 import { chatEntries, fillChatLink, serverAddressOf } from './chat-links';

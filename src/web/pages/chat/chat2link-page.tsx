@@ -5,7 +5,7 @@
  */
 import { Result, Spin } from 'antd';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { usePublicStatus } from '../../state/status-context';
 import { chat2Link, chatEntries, fillChatLink, serverAddressOf } from './chat-links';
 import { useEnabledTokenKey } from './use-enabled-token';

@@ -3,7 +3,7 @@
  * enabled only). Without one the user is told so and sent to the token page after 1.5 s.
  */
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useNavigate } from 'react-router';
 import type { Page } from '../../../shared/api/envelope';
 import { api } from '../../state/wire';

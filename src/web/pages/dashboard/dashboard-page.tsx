@@ -6,7 +6,7 @@ import { SearchOutlined } from '@ant-design/icons';
 import { Button, Card, Col, DatePicker, Empty, Input, Result, Row, Segmented, Space, Spin, Statistic, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { isAdmin } from '../../auth-provider';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';

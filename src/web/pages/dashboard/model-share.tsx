@@ -1,6 +1,6 @@
 /** Each model's share of the range's total (requests or quota), as labelled bars. */
 import { Empty, Progress, Space, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { PALETTE } from './stacked-bar-chart';
 
 interface ModelShareProps {

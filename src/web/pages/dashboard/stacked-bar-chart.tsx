@@ -4,7 +4,7 @@
  * and grid follow the antd theme.
  */
 import { Empty, Space, theme, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { bucketLabel, OTHER_MODELS, type Granularity, type Series } from './dashboard-model';
 
 export const PALETTE = ['#2563eb', '#16a34a', '#f59e0b', '#dc2626', '#7c3aed', '#0891b2', '#db2777', '#64748b'];

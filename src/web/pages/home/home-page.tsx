@@ -3,7 +3,7 @@
  * a welcome with the site's status and sign-in methods. The site notice opens above it.
  */
 import { Button, Card, Col, Descriptions, Row, Space, Spin, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { Link } from 'react-router';
 import { MarkdownOrFrame } from '../../components/markdown-or-frame';
 import { NoticeDialog } from '../../components/notice-dialog';

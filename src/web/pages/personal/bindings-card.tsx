@@ -7,7 +7,7 @@
 import { GithubOutlined, LoginOutlined, MailOutlined, SendOutlined, WechatOutlined } from '@ant-design/icons';
 import { Button, Card, List, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
 import { authorizeUrl, enabledProviders, fetchState, type OAuthProvider } from '../account/oauth';

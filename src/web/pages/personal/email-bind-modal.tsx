@@ -4,7 +4,7 @@
  */
 import { Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
 import { useCountdown } from '../account/use-countdown';

@@ -6,7 +6,7 @@
 import { CopyOutlined, SwapOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Input, Modal, Row, Space, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { useCopy } from '../../components/use-copy';
 import { displayQuota, quotaView } from '../../crud/quota-format';

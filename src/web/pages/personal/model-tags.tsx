@@ -4,7 +4,7 @@
  */
 import { Button, Card, Empty, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useCopy } from '../../components/use-copy';
 import { readText, writeText } from '../../storage';
 import { api } from '../../state/wire';

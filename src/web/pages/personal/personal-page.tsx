@@ -5,7 +5,7 @@
  * token, account deletion).
  */
 import { Alert, Col, Row, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useStoredUser } from '../../state/use-stored-user';
 import { BindingsCard } from './bindings-card';
 import { InvitationCard } from './invitation-card';

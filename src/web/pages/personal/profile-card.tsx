@@ -3,7 +3,7 @@
  * balance, used quota and request count.
  */
 import { Avatar, Card, Col, Divider, Row, Space, Statistic, Tag, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { isAdmin, type StoredUser } from '../../auth-provider';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';

@@ -6,7 +6,7 @@
 import { DeleteOutlined, KeyOutlined, LockOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useNavigate } from 'react-router';
 import { clearStoredUser } from '../../auth-provider';
 import { useAction } from '../../components/use-action';

@@ -5,7 +5,7 @@
  * so the redirect is not followed: it is the success.
  */
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { getStoredUser } from '../../auth-provider';
 import { buildUrl } from '../../wire/mappings';
 import { useApp } from '../../state/feedback-app';

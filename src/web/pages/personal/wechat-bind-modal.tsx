@@ -1,7 +1,7 @@
 /** Binding WeChat: scan the official account's QR code, enter the code it replies (GET /api/oauth/wechat/bind). */
 import { Image, Input, Modal, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';

@@ -2,7 +2,7 @@
 import { ExclamationCircleOutlined, LoadingOutlined, RobotOutlined, UserOutlined } from '@ant-design/icons';
 import { Avatar, Empty, Typography } from 'antd';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { ChatMessage } from './chat-stream';
 
 function Bubble({ message }: { message: ChatMessage }) {

@@ -6,7 +6,7 @@
 import { ClearOutlined, SendOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Drawer, Input, Row, Space } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useIsMobile } from '../../layout/use-is-mobile';
 import { loadSettings, saveSettings, type ChatSettings } from './chat-settings';
 import { MessageList } from './message-list';

@@ -4,7 +4,7 @@
  * and the system prompt.
  */
 import { Form, Input, InputNumber, Select, Slider } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useOptions } from '../../crud/use-options';
 import { normalizeTemperature, parseMaxTokens, type ChatSettings } from './chat-settings';
 

@@ -4,7 +4,7 @@
  * appends its text (error). Clearing empties the conversation and stops a running answer.
  */
 import { useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { getStoredUser } from '../../auth-provider';
 import type { ChatSettings } from './chat-settings';
 import { appendError, applyChunk, buildRequest, streamChat, type ChatMessage } from './chat-stream';

@@ -7,7 +7,7 @@
 import { CopyOutlined, SearchOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Input, Select, Space, Table } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useCopy } from '../../components/use-copy';
 import { useStoredUser } from '../../state/use-stored-user';
 import { api } from '../../state/wire';

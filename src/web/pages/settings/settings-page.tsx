@@ -5,7 +5,7 @@
  */
 import { Alert, Card, Space, Spin, Tabs } from 'antd';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { Link, useSearchParams } from 'react-router';
 import type { SettingsTab } from '../../../shared/options/catalogue';
 import { currentLanguage } from '../../i18n';

@@ -6,7 +6,7 @@
 import { AlipayCircleOutlined, WechatOutlined } from '@ant-design/icons';
 import { Button, Card, InputNumber, Space, Statistic, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';

@@ -6,7 +6,7 @@
 import { GiftOutlined, LinkOutlined } from '@ant-design/icons';
 import { Button, Card, Input, Space, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';

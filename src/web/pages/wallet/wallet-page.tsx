@@ -3,7 +3,7 @@
  * online top-up.
  */
 import { Card, Col, Row, Space, Statistic } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { displayQuota, quotaView } from '../../crud/quota-format';
 import { usePublicStatus } from '../../state/status-context';
 import { OnlineTopUpCard } from './online-topup-card';

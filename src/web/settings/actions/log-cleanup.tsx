@@ -7,7 +7,7 @@ import { DeleteOutlined } from '@ant-design/icons';
 import { Button, DatePicker, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { api } from '../../state/wire';
 import { useApp } from '../../state/feedback-app';

@@ -5,7 +5,7 @@
  */
 import { SyncOutlined } from '@ant-design/icons';
 import { Button, Space, Typography } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { MarkdownOrFrame } from '../../components/markdown-or-frame';
 import { usePublicStatus } from '../../state/status-context';

@@ -1,7 +1,7 @@
 /** Adds a model to the visual ratio table; a name already there is refused (模型名称已存在). */
 import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { RatioColumn } from '../settings-model';
 import { addModel, isNumberText, type RatioMaps, type RatioRow } from './ratio-model';
 import { useApp } from '../../state/feedback-app';

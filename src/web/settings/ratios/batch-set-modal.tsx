@@ -5,7 +5,7 @@
  */
 import { Form, Input, Modal, Radio, Select, Typography } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { RatioColumn } from '../settings-model';
 import { batchSet, type BatchInput, type RatioMaps } from './ratio-model';
 import { useApp } from '../../state/feedback-app';

@@ -7,7 +7,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Button, Input, Space, Table, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { RatioColumn } from '../settings-model';
 import { BatchSetModal } from './batch-set-modal';
 import { isNumberText, removeModel, rowOf, setCell, type RatioMaps, type RatioRow } from './ratio-model';

@@ -6,7 +6,7 @@
 import { PlusOutlined, UndoOutlined } from '@ant-design/icons';
 import { Alert, Button, Popconfirm } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { api } from '../../state/wire';
 import type { SubTabProps } from './sub-tab-props';
 import { AddModelModal } from './add-model-modal';

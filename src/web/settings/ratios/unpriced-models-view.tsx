@@ -5,7 +5,7 @@
  */
 import { Alert, Empty, Spin } from 'antd';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { api } from '../../state/wire';
 import type { SubTabProps } from './sub-tab-props';
 import { RatioGrid } from './ratio-grid';

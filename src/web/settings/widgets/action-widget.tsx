@@ -5,7 +5,7 @@
 import { CloudDownloadOutlined } from '@ant-design/icons';
 import { Button, Input, Space } from 'antd';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { useAction } from '../../components/use-action';
 import { discoveredValues, fetchDiscovery } from '../actions/oidc-discover';
 import { settingsContext, type SettingsFormContext, type SettingsWidgetProps } from '../form-context';

@@ -4,7 +4,7 @@
  * `password` (a secret: says whether a value is stored, sends only a new one).
  */
 import { Input, InputNumber, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import { QuotaInput } from '../../crud/quota-input';
 import { settingsContext, type SettingsWidgetProps } from '../form-context';
 

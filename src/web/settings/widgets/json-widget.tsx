@@ -4,7 +4,7 @@
  */
 import { Input } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { SettingsWidgetProps } from '../form-context';
 import { isJson, prettyJson } from '../form-values';
 import { useApp } from '../../state/feedback-app';

@@ -6,7 +6,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { Button, Empty, Input, Space, Tag } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { SettingsWidgetProps } from '../form-context';
 import { useApp } from '../../state/feedback-app';
 

@@ -3,7 +3,7 @@
  * `confirmOff` hint, switching off asks first (disabling password login, docs/console.md#settings-pages).
  */
 import { Space, Switch } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../use-translation';
 import type { SettingsWidgetProps } from '../form-context';
 import { useApp } from '../../state/feedback-app';
 
