@@ -18,8 +18,21 @@ const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
  *   worker it spawns itself.
  * - rc-motion, whose index brings `CSSMotionList` (a class with static props set at top level)
  *   to every page with a button, though only lists of animated items use it.
+ * - react-markdown and the unified packages under it (remark, micromark, mdast, hast, unist,
+ *   vfile ...), which @refinedev/antd's `MarkdownField` imports: the console renders Markdown
+ *   with marked and DOMPurify (components/safe-html.ts), so ~100 KB of parser would otherwise
+ *   ride along with every list screen.
  */
-const SIDE_EFFECT_FREE = /[\\/]node_modules[\\/](papaparse|error-stack-parser|stackframe|rc-motion)[\\/]/;
+const SIDE_EFFECT_FREE = new RegExp(
+  '[\\\\/]node_modules[\\\\/](' +
+    [
+      'papaparse|error-stack-parser|stackframe|rc-motion',
+      'react-markdown|remark-[a-z-]+|micromark[a-z-]*|mdast-util-[a-z-]+|hast-util-[a-z-]+|unist-(util-[a-z-]+|builder)|vfile(-message)?|unified',
+      'property-information|markdown-table|inline-style-parser|style-to-object|(comma|space)-separated-tokens|trough|bail|ccount|mdurl|parse-entities',
+      'repeat-string|extend|xtend|is-plain-obj|is-buffer|escape-string-regexp',
+    ].join('|') +
+    ')[\\\\/]',
+);
 
 const own = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 

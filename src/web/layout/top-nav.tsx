@@ -28,7 +28,10 @@ export function TopNav({ links, active }: { links: TopLink[]; active: string | u
   const signature = labels.join('\n');
 
   // Every link stays rendered (the hidden ones invisible) so all can be measured; the bar
-  // is measured again when its width or the labels change.
+  // is measured again when its width or the labels change. Measured only when the observer
+  // reports (after the browser's own layout, before it paints), never from the effect itself:
+  // reading sizes there would force a layout of the whole first page in the middle of its
+  // render, and the page would be laid out twice.
   useLayoutEffect(() => {
     const bar = nav.current;
     if (!bar) return;
@@ -44,7 +47,6 @@ export function TopNav({ links, active }: { links: TopLink[]; active: string | u
       while (count < widths.length && used + widths[count] <= room) used += widths[count++];
       setShown(count);
     };
-    fit();
     const observer = new ResizeObserver(fit);
     observer.observe(bar);
     return () => observer.disconnect();
