@@ -8,14 +8,15 @@
  */
 import channelSchema from '../schemas/entities/channel.json';
 import { defineResource, type Condition, type JsonFieldDef, type ModelPickerDef, type NumberFieldDef } from '../src/shared/resources/definition';
-import { constraintsOf } from '../src/shared/resources/schema-constraints';
+import { numberConstraintsOf, textConstraintsOf } from '../src/shared/resources/schema-constraints';
 import { CHANNEL_TYPE, typesWithFormInputs } from '../src/shared/channel-types';
 
 const GROUPS = { kind: 'fetch', url: '/api/group/' } as const;
 const ALL_MODELS = { kind: 'fetch', url: '/api/channel/models', valueField: 'id', labelField: 'id' } as const;
 const TAG_ROW: Condition = { field: 'is_tag', present: true };
 const CHANNEL_ROW: Condition = { field: 'is_tag', present: false };
-const schema = (field: string) => constraintsOf(channelSchema, field);
+const textRules = (field: string) => textConstraintsOf(channelSchema, field);
+const numberRules = (field: string) => numberConstraintsOf(channelSchema, field);
 const ofType = (...types: number[]): Condition => ({ field: 'type', in: types });
 
 /** Texts several entries share. */
@@ -96,7 +97,7 @@ const numberField = (field: keyof typeof NUMBERS, extra: Partial<NumberFieldDef>
   field,
   kind: 'number',
   labelKey: NUMBERS[field].label,
-  ...schema(field),
+  ...numberRules(field),
   ...extra,
 });
 
@@ -133,8 +134,8 @@ const modelPicker = (actions: ModelPickerDef['actions']): ModelPickerDef => ({
 });
 
 const inlineEdit = (field: keyof typeof NUMBERS) => ({
-  min: schema(field).min,
-  integer: schema(field).integer,
+  min: numberRules(field).min,
+  integer: numberRules(field).integer,
   invalidKey: NUMBERS[field].invalid,
   successKey: UPDATED,
   rules: [
@@ -281,7 +282,7 @@ export const channelsResource = defineResource({
         noChangeKey: { zh: '没有任何修改！', en: 'Nothing has changed!' },
         width: 640,
         fields: [
-          { field: 'new_tag', kind: 'text', labelKey: { zh: '标签名', en: 'Tag name' }, helpKey: { zh: '留空则解散该标签', en: 'Leave empty to dissolve the tag' }, ...schema('tag') },
+          { field: 'new_tag', kind: 'text', labelKey: { zh: '标签名', en: 'Tag name' }, helpKey: { zh: '留空则解散该标签', en: 'Leave empty to dissolve the tag' }, ...textRules('tag') },
           { field: 'models', kind: 'model-picker', labelKey: MODELS, options: ALL_MODELS, picker: modelPicker(['all', 'clear', 'custom']) },
           { field: 'groups', kind: 'select', multiple: true, joinWith: ',', labelKey: GROUPS_LABEL, options: GROUPS },
           { ...jsonField('model_mapping'), group: undefined, helpKey: { zh: '留空则不修改模型重定向', en: "Leave empty to keep each channel's model mapping" } },
@@ -344,7 +345,7 @@ export const channelsResource = defineResource({
       successKey: { zh: '已为 {{data}} 个通道设置标签！', en: 'Tagged {{data}} channels!' },
       dialog: {
         titleKey: { zh: '批量设置标签', en: 'Set a tag on the selected channels' },
-        fields: [{ field: 'tag', kind: 'text', labelKey: TAG, required: true, requiredMessageKey: { zh: '标签不能为空！', en: 'The tag cannot be empty!' }, ...schema('tag') }],
+        fields: [{ field: 'tag', kind: 'text', labelKey: TAG, required: true, requiredMessageKey: { zh: '标签不能为空！', en: 'The tag cannot be empty!' }, ...textRules('tag') }],
       },
     },
   ],
@@ -396,7 +397,7 @@ export const channelsResource = defineResource({
         placeholderKey: { zh: '请为渠道命名', en: 'Name this channel' },
         required: true,
         requiredMessageKey: NAME_AND_KEY,
-        ...schema('name'),
+        ...textRules('name'),
       },
       {
         field: 'base_url',
@@ -404,9 +405,9 @@ export const channelsResource = defineResource({
         labelKey: { zh: '代理', en: 'Proxy' },
         placeholderKey: { zh: '可选，用于通过自定义 Base URL 进行请求，末尾不要带 /v1 和 /', en: 'Optional custom base URL, without a trailing /v1 or /' },
         hints: baseUrlHints,
-        ...schema('base_url'),
+        ...textRules('base_url'),
       },
-      { field: 'other', kind: 'text', labelKey: { zh: '类型专用参数', en: 'Type-specific value' }, visibleWhen: ofType(...OTHER_TYPES), hints: otherHints, ...schema('other') },
+      { field: 'other', kind: 'text', labelKey: { zh: '类型专用参数', en: 'Type-specific value' }, visibleWhen: ofType(...OTHER_TYPES), hints: otherHints, ...textRules('other') },
       {
         field: 'key',
         kind: 'textarea',
@@ -444,9 +445,9 @@ export const channelsResource = defineResource({
         kind: 'text',
         labelKey: { zh: '默认测试模型', en: 'Default test model' },
         placeholderKey: { zh: '不填则使用模型列表中的第一个', en: 'Empty: the first model of the list' },
-        ...schema('test_model'),
+        ...textRules('test_model'),
       },
-      { field: 'tag', kind: 'text', labelKey: TAG, ...schema('tag') },
+      { field: 'tag', kind: 'text', labelKey: TAG, ...textRules('tag') },
       numberField('priority', { group: 'advanced' }),
       numberField('weight', { group: 'advanced' }),
       {
@@ -458,7 +459,7 @@ export const channelsResource = defineResource({
         default: 1,
         group: 'advanced',
       },
-      { field: 'max_input_tokens', kind: 'number', labelKey: { zh: '最大输入 Token', en: 'Max input tokens' }, helpKey: { zh: '0 表示不限制', en: '0 means no limit' }, group: 'advanced', ...schema('max_input_tokens') },
+      { field: 'max_input_tokens', kind: 'number', labelKey: { zh: '最大输入 Token', en: 'Max input tokens' }, helpKey: { zh: '0 表示不限制', en: '0 means no limit' }, group: 'advanced', ...numberRules('max_input_tokens') },
       jsonField('status_code_mapping', 3),
       {
         field: 'proxy',

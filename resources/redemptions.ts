@@ -6,9 +6,10 @@
  */
 import redemptionSchema from '../schemas/entities/redemption.json';
 import { defineResource } from '../src/shared/resources/definition';
-import { constraintsOf } from '../src/shared/resources/schema-constraints';
+import { numberConstraintsOf, textConstraintsOf } from '../src/shared/resources/schema-constraints';
 
-const schema = (field: string) => constraintsOf(redemptionSchema, field);
+const textRules = (field: string) => textConstraintsOf(redemptionSchema, field);
+const numberRules = (field: string) => numberConstraintsOf(redemptionSchema, field);
 const UNUSED = { field: 'status', in: [1] };
 /** Texts both a column and a form field show. */
 const NAME = { zh: '名称', en: 'Name' };
@@ -60,9 +61,9 @@ export const redemptionsResource = defineResource({
   form: {
     width: 520,
     fields: [
-      { field: 'name', kind: 'text', labelKey: NAME, placeholderKey: { zh: '留空则使用格式化后的额度作为名称', en: 'Empty: the formatted quota' }, minLength: 1, ...schema('name'), default: '' },
-      { field: 'quota', kind: 'quota', labelKey: QUOTA, required: true, ...schema('quota') },
-      { field: 'count', kind: 'number', labelKey: { zh: '生成数量', en: 'How many' }, helpKey: { zh: '一次生成的兑换码个数（1 到 100）', en: 'How many codes to generate (1 to 100)' }, modes: ['create'], required: true, ...schema('count') },
+      { field: 'name', kind: 'text', labelKey: NAME, placeholderKey: { zh: '留空则使用格式化后的额度作为名称', en: 'Empty: the formatted quota' }, minLength: 1, ...textRules('name'), default: '' },
+      { field: 'quota', kind: 'quota', labelKey: QUOTA, required: true, ...numberRules('quota') },
+      { field: 'count', kind: 'number', labelKey: { zh: '生成数量', en: 'How many' }, helpKey: { zh: '一次生成的兑换码个数（1 到 100）', en: 'How many codes to generate (1 to 100)' }, modes: ['create'], required: true, ...numberRules('count') },
     ],
   },
   createdListTitleKey: { zh: '兑换码已生成', en: 'Codes generated' },

@@ -6,10 +6,11 @@
  */
 import tokenSchema from '../schemas/entities/token.json';
 import { defineResource, type Condition } from '../src/shared/resources/definition';
-import { constraintsOf } from '../src/shared/resources/schema-constraints';
+import { numberConstraintsOf, textConstraintsOf } from '../src/shared/resources/schema-constraints';
 import { TOKEN_STATUS } from '../src/shared/token-status';
 
-const schema = (field: string) => constraintsOf(tokenSchema, field);
+const textRules = (field: string) => textConstraintsOf(tokenSchema, field);
+const numberRules = (field: string) => numberConstraintsOf(tokenSchema, field);
 /** Texts a column and a form field share. */
 const NAME = { zh: '名称', en: 'Name' };
 const QUOTA = { zh: '额度', en: 'Quota' };
@@ -99,7 +100,7 @@ export const tokensResource = defineResource({
     width: 600,
     groups: [{ key: 'limits', titleKey: { zh: '访问限制', en: 'Access limits' } }],
     fields: [
-      { field: 'name', kind: 'text', labelKey: NAME, placeholderKey: { zh: '请输入名称', en: 'Token name' }, ...schema('name'), default: '' },
+      { field: 'name', kind: 'text', labelKey: NAME, placeholderKey: { zh: '请输入名称', en: 'Token name' }, ...textRules('name'), default: '' },
       {
         field: 'remain_quota',
         kind: 'quota',
@@ -107,7 +108,7 @@ export const tokensResource = defineResource({
         presets: QUOTA_PRESETS,
         required: true,
         visibleWhen: { field: 'unlimited_quota', notIn: [true] },
-        ...schema('remain_quota'),
+        ...numberRules('remain_quota'),
       },
       { field: 'unlimited_quota', kind: 'switch', labelKey: UNLIMITED, helpKey: { zh: '令牌额度不受限，但仍受用户余额限制', en: 'No token limit; your balance still applies' }, default: false },
       {
@@ -126,7 +127,7 @@ export const tokensResource = defineResource({
         helpKey: { zh: '一次创建多个令牌时，除第一个外的名称会加上 6 位随机后缀', en: 'When creating several, all names but the first get a random 6-character suffix' },
         modes: ['create'],
         presets: [10, 20, 30, 100].map((value) => ({ value })),
-        ...schema('count'),
+        ...numberRules('count'),
       },
       { field: 'group', kind: 'select', labelKey: GROUP, placeholderKey: { zh: '不选则使用用户所在分组', en: 'Empty: your own group' }, options: { kind: 'fetch', url: '/api/user/self/groups' }, emptyOptionsKey: { zh: '管理员未设置用户可选分组', en: 'The administrator offers no groups to choose' } },
       { field: 'model_limits_enabled', kind: 'switch', labelKey: { zh: '启用模型限制', en: 'Limit models' }, default: false, group: 'limits' },

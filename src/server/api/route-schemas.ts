@@ -11,7 +11,10 @@ import type { FastifySchema, RouteShorthandOptions } from 'fastify';
 import { PAGE_QUERY_FIELDS as PAGE_FIELDS } from '../../shared/api/envelope';
 
 /** `?status_only=` of an update: the body is then only `id` and `status`. */
-export const STATUS_ONLY_QUERY = { description: 'Any value: change only the status (the body is then `id` and `status`)' } as const;
+const STATUS_ONLY_QUERY = { description: 'Any value: change only the status (the body is then `id` and `status`)' } as const;
+
+/** The querystring of an update that `?status_only=` turns into a status change. */
+export const STATUS_ONLY_PUT: FastifySchema = { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } };
 
 /** A route that reads nothing from the request but its session. */
 export const NO_INPUT: FastifySchema = {};
@@ -58,7 +61,7 @@ export interface DocumentedChecker {
  * the checker's schema, so the document shows it, and Fastify's own validation is left out
  * so refusals are the checker's (the product's messages, some with 200 like business rules).
  * Several checkers: the handler picks one (by `?status_only=`); the body is one of theirs.
- * Other parts given in `schema` are descriptions only (like STATUS_ONLY_QUERY), read by the
+ * Other parts given in `schema` are descriptions only (like STATUS_ONLY_PUT), read by the
  * handler too.
  */
 export function checkedBody(check: DocumentedChecker | DocumentedChecker[], schema: FastifySchema = {}): Pick<RouteShorthandOptions, 'schema' | 'validatorCompiler'> {

@@ -18,7 +18,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
-import type { AppContext } from '../context';
 import { subscribeSoon, type RedisLink } from './redis-link';
 
 export const CHANGES_REDIS_CHANNEL = 'switchyard:changes';
@@ -162,10 +161,15 @@ export class ChangeHub {
   }
 }
 
-const fallbackHubs = new WeakMap<AppContext, ChangeHub>();
+/** What the hub is read from: the app context (only its hub, so this module needs nothing else of it). */
+interface HubOwner {
+  readonly changes?: ChangeHub;
+}
+
+const fallbackHubs = new WeakMap<HubOwner, ChangeHub>();
 
 /** The hub of one running app (one per context, so test servers in one process stay apart). */
-export function changeEvents(ctx: AppContext): ChangeHub {
+export function changeEvents(ctx: HubOwner): ChangeHub {
   if (ctx.changes) return ctx.changes;
   // A context assembled by hand (tools, benches) gets a local hub of its own.
   let hub = fallbackHubs.get(ctx);
@@ -177,6 +181,6 @@ export function changeEvents(ctx: AppContext): ChangeHub {
 }
 
 /** Announces that rows of `topic` changed (call after the transaction committed). */
-export function announceChange(ctx: AppContext, topic: ChangeTopic, ids: number[]): void {
+export function announceChange(ctx: HubOwner, topic: ChangeTopic, ids: number[]): void {
   changeEvents(ctx).emit(topic, ids);
 }

@@ -107,6 +107,11 @@ export interface BodyChecker<T> {
   jsonSchema: Record<string, unknown>;
 }
 
+/** The body of a status change (an update with `?status_only=`): `id` and `status`, both required. */
+export function statusBodyValidator(schema: EntitySchema): BodyChecker<{ id: number; status: number }> {
+  return bodyValidator(schema, { mode: 'update', only: ['id', 'status'], keep: ['id', 'status'], required: ['id', 'status'] });
+}
+
 /** Compiles a checker for one kind of body; it answers the body without ignored and unknown fields. */
 export function bodyValidator<T>(schema: EntitySchema, shape: BodyShape): BodyChecker<T> {
   const keep = new Set(shape.keep ?? []);

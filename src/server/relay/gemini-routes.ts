@@ -22,7 +22,7 @@ import { parseJsonBody } from './pipeline/body';
 import { ENDPOINTS, MAX_MODEL_NAME_LENGTH, validateGeminiGenerate, type EndpointSpec } from './pipeline/endpoints';
 import { relayWithToken } from './pipeline/relay';
 import { authenticateToken } from './pipeline/token-auth';
-import { finishIfSilent } from './routes';
+import { finishIfSilent } from './silent-reply';
 import type { RelayRuntime } from './runtime';
 
 type WildcardRequest = FastifyRequest<{ Params: { '*': string } }>;

@@ -25,7 +25,11 @@ import { subscriptionHandler, usageHandler } from './billing-compat';
 import { rateLimitHook } from '../plumbing/rate-limit';
 import type { RelayRuntime } from './runtime';
 import type { RawBody } from './pipeline/body';
-import type { RelayReply, RelayRequest } from './pipeline/exchange';
+import type { RelayRequest } from './pipeline/exchange';
+import { finishIfSilent } from './silent-reply';
+
+// The direct path (direct.ts) takes it from here with the error helpers.
+export { finishIfSilent } from './silent-reply';
 import { MIDJOURNEY_ROUTES, MJ_MODES, SUNO_ROUTES, type TaskRoute } from './tasks/routes';
 import { MjError, mjRefuse } from './tasks/midjourney/mj-error';
 import { parseJson } from './tasks/task-upstream';
@@ -170,14 +174,6 @@ const NOT_IMPLEMENTED: [string, string][] = [
   ['GET', '/fine-tunes/:id/events'],
   ['DELETE', '/models/:model'],
 ];
-
-/** Ends a request whose client left before anything was sent (Fastify must not wait for a reply). */
-export function finishIfSilent(reply: RelayReply): void {
-  if (!reply.sent) {
-    reply.hijack();
-    if (!reply.raw.writableEnded) reply.raw.end();
-  }
-}
 
 function relayRoute(rt: RelayRuntime, spec: EndpointSpec) {
   return async (request: FastifyRequest, reply: FastifyReply) => {

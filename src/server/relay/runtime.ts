@@ -18,16 +18,11 @@ import { changeEvents } from '../plumbing/change-events';
 import { TaskPoller } from './tasks/poller';
 import { RelayMetrics } from '../metrics/relay-metrics';
 import { metricsEnabled } from '../metrics/access';
+import type { RelayLogger } from './logger';
 
-/** Fastify's logger fits: a message, or details and a message (never a secret in either). */
-export interface RelayLogger {
-  info(message: string): void;
-  info(details: object, message: string): void;
-  warn(message: string): void;
-  warn(details: object, message: string): void;
-  error(message: string): void;
-  error(details: object, message: string): void;
-}
+// The pipeline's hooks read the logger's type here, beside the runtime that holds it.
+export type { RelayLogger } from './logger';
+
 
 export class RelayRuntime {
   readonly auth: AuthCache;

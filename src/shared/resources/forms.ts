@@ -59,28 +59,36 @@ export interface NumberRules {
   integer?: boolean;
 }
 
+/**
+ * One kind's rules marked absent on the others: rules are spread in from the schema
+ * (`...textConstraintsOf(…)`), and a spread escapes TypeScript's check of unknown options,
+ * so a rule on the wrong kind of field would otherwise compile and be ignored.
+ */
+type Without<R> = { [K in keyof R]?: never };
+type NoRules = Without<TextRules> & Without<NumberRules>;
+
 /** Buttons under the input that set the value (`labelKey`, or the value as the field shows it). */
 type Presets = { value: Scalar; labelKey?: Label }[];
 
 /** A one-line text (`text`) or a masked one (`password`). */
-export interface TextFieldDef extends FieldBase, TextRules {
+export interface TextFieldDef extends FieldBase, TextRules, Without<NumberRules> {
   kind: 'text' | 'password';
 }
 
 /** A several-line text. */
-export interface TextareaFieldDef extends FieldBase, TextRules {
+export interface TextareaFieldDef extends FieldBase, TextRules, Without<NumberRules> {
   kind: 'textarea';
   /** Default 4. */
   rows?: number;
 }
 
-export interface NumberFieldDef extends FieldBase, NumberRules {
+export interface NumberFieldDef extends FieldBase, NumberRules, Without<TextRules> {
   kind: 'number';
   presets?: Presets;
 }
 
 /** An integer of quota units with its currency equivalent. */
-export interface QuotaFieldDef extends FieldBase, NumberRules {
+export interface QuotaFieldDef extends FieldBase, NumberRules, Without<TextRules> {
   kind: 'quota';
   presets?: Presets;
   /** A button opens a dialog that adds a signed amount to the current value. */
@@ -88,7 +96,7 @@ export interface QuotaFieldDef extends FieldBase, NumberRules {
 }
 
 /** A single select, or several values with `multiple`. */
-export interface SelectFieldDef extends FieldBase {
+export interface SelectFieldDef extends FieldBase, NoRules {
   kind: 'select';
   options: OptionSource;
   multiple?: boolean;
@@ -98,14 +106,14 @@ export interface SelectFieldDef extends FieldBase {
   emptyOptionsKey?: Label;
 }
 
-export interface SwitchFieldDef extends FieldBase {
+export interface SwitchFieldDef extends FieldBase, NoRules {
   kind: 'switch';
   /** The values stored for on and off (default true/false). */
   switchValues?: [Scalar, Scalar];
 }
 
 /** A textarea whose content must parse as JSON (checked when the field is left). */
-export interface JsonFieldDef extends FieldBase {
+export interface JsonFieldDef extends FieldBase, NoRules {
   kind: 'json';
   /** Default 4. */
   rows?: number;
@@ -119,14 +127,14 @@ export interface JsonFieldDef extends FieldBase {
 }
 
 /** A free list of strings. */
-export interface TagsFieldDef extends FieldBase {
+export interface TagsFieldDef extends FieldBase, NoRules {
   kind: 'tags';
   /** The value is sent as text joined by this separator (`a,b`). */
   joinWith?: string;
 }
 
 /** Shown, never sent. */
-export interface ReadonlyFieldDef extends FieldBase {
+export interface ReadonlyFieldDef extends FieldBase, NoRules {
   kind: 'readonly';
 }
 
@@ -166,7 +174,7 @@ export interface ModelPickerDef {
 }
 
 /** A model list (a comma list) with helper buttons: type defaults, all, from upstream, clear, custom names. */
-export interface ModelPickerFieldDef extends FieldBase {
+export interface ModelPickerFieldDef extends FieldBase, NoRules {
   kind: 'model-picker';
   /** The models offered in the select. */
   options?: OptionSource;
@@ -174,7 +182,7 @@ export interface ModelPickerFieldDef extends FieldBase {
 }
 
 /** A unix time (-1 never) entered as `YYYY-MM-DD HH:mm:ss`, with presets. */
-export interface ExpiryFieldDef extends FieldBase {
+export interface ExpiryFieldDef extends FieldBase, NoRules {
   kind: 'expiry';
   /** Presets in seconds from now (-1: never). */
   presets?: Presets;

@@ -22,24 +22,41 @@ export interface EntitySchema {
   properties: Record<string, PropertySchema>;
 }
 
-/** Text rules for text fields, number rules for number fields: a field's kind reads only its own. */
-export type SchemaConstraints = TextRules & NumberRules & { default?: unknown };
+/** What a text field takes from its schema: lengths and pattern (with the pattern's message), and the default. */
+export type TextConstraints = TextRules & { default?: unknown };
 
-/** The constraints of `field` in `schema`; unknown fields give none. */
-export function constraintsOf(schema: EntitySchema, field: string): SchemaConstraints {
+/** What a number or quota field takes from its schema: bounds (with their messages), whole numbers, and the default. */
+export type NumberConstraints = NumberRules & { default?: unknown };
+
+/**
+ * The text rules of `field` in `schema`; unknown fields give none. Only a text kind's rules,
+ * so spread into a number field they do not compile (forms.ts marks the other kind's rules).
+ */
+export function textConstraintsOf(schema: EntitySchema, field: string): TextConstraints {
   const p = schema.properties[field];
   if (!p) return {};
-  const types = Array.isArray(p.type) ? p.type : [p.type];
-  const out: SchemaConstraints = {};
-  if (p.minimum !== undefined) out.min = p.minimum;
-  if (p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER) out.max = p.maximum;
+  const out: TextConstraints = {};
   if (p.minLength !== undefined) out.minLength = p.minLength;
   if (p.maxLength !== undefined) out.maxLength = p.maxLength;
   if (p.pattern !== undefined) out.pattern = p.pattern;
+  if (p.default !== undefined) out.default = p.default;
+  const words = p['x-messages'];
+  if (words?.pattern !== undefined) out.patternMessage = words.pattern;
+  return out;
+}
+
+/** The number rules of `field` in `schema`; unknown fields give none. Only a number kind's rules (see above). */
+export function numberConstraintsOf(schema: EntitySchema, field: string): NumberConstraints {
+  const p = schema.properties[field];
+  if (!p) return {};
+  const types = Array.isArray(p.type) ? p.type : [p.type];
+  const out: NumberConstraints = {};
+  if (p.minimum !== undefined) out.min = p.minimum;
+  // A bound of 2^53 − 1 (a bigint column) is no limit a form shows.
+  if (p.maximum !== undefined && p.maximum < Number.MAX_SAFE_INTEGER) out.max = p.maximum;
   if (types.includes('integer')) out.integer = true;
   if (p.default !== undefined) out.default = p.default;
   const words = p['x-messages'];
   if (words?.minimum !== undefined || words?.maximum !== undefined) out.rangeMessages = { minimum: words.minimum, maximum: words.maximum };
-  if (words?.pattern !== undefined) out.patternMessage = words.pattern;
   return out;
 }

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { parsePageRequest } from '../../../shared/api/envelope';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
-import { bodyValidator, loadEntitySchema } from '../../plumbing/entity-schema';
+import { bodyValidator, loadEntitySchema, statusBodyValidator } from '../../plumbing/entity-schema';
 import {
   createRedemptions,
   deleteRedemption,
@@ -20,18 +20,13 @@ import {
 import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
-import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
+import { checkedBody, ID_PARAMS, STATUS_ONLY_PUT, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   const schema = loadEntitySchema(ctx.config.schemasDir, 'redemption');
   const createBody = bodyValidator<NewRedemptionsInput>(schema, { mode: 'create', required: ['quota'] });
   const updateBody = bodyValidator<RedemptionFields & { id: number }>(schema, { mode: 'update', keep: ['id'], required: ['id'] });
-  const statusBody = bodyValidator<{ id: number; status: number }>(schema, {
-    mode: 'update',
-    only: ['id', 'status'],
-    keep: ['id', 'status'],
-    required: ['id', 'status'],
-  });
+  const statusBody = statusBodyValidator(schema);
 
   return async (app) => {
     app.addHook('preHandler', guards.admin);
@@ -54,7 +49,7 @@ export function redemptionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync
       return ok(await ctx.audit.around(request, event('create'), made, () => createRedemptions(ctx, authOf(request).id, body)));
     });
 
-    app.put('/redemption/', checkedBody([updateBody, statusBody], { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } }), async (request) => {
+    app.put('/redemption/', checkedBody([updateBody, statusBody], STATUS_ONLY_PUT), async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
         return ok(await ctx.audit.around(request, event('status', body.id), row(body.id), () => setRedemptionStatus(ctx, body.id, body.status)));

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { parsePageRequest } from '../../../shared/api/envelope';
 import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
-import { bodyValidator } from '../../plumbing/entity-schema';
+import { bodyValidator, statusBodyValidator } from '../../plumbing/entity-schema';
 import type { TokenFields } from '../../services/tokens/token.fields';
 import {
   createTokens,
@@ -24,18 +24,13 @@ import type { TokenJson } from '../../services/tokens/token.serializer';
 import { tokenSchema } from '../../services/tokens/token.schema';
 import type { RouteDeps } from '../deps';
 import { isStatusOnly, parseIdParam, queryText } from '../params';
-import { checkedBody, ID_PARAMS, STATUS_ONLY_QUERY, PAGE_QUERY, pageQueryWith } from '../route-schemas';
+import { checkedBody, ID_PARAMS, STATUS_ONLY_PUT, PAGE_QUERY, pageQueryWith } from '../route-schemas';
 
 export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   const schema = tokenSchema(ctx.config.schemasDir).entity;
   const createBody = bodyValidator<NewTokensInput>(schema, { mode: 'create' });
   const updateBody = bodyValidator<TokenFields & { id: number }>(schema, { mode: 'update', keep: ['id'], required: ['id'] });
-  const statusBody = bodyValidator<{ id: number; status: number }>(schema, {
-    mode: 'update',
-    only: ['id', 'status'],
-    keep: ['id', 'status'],
-    required: ['id', 'status'],
-  });
+  const statusBody = statusBodyValidator(schema);
 
   return async (app) => {
     app.addHook('preHandler', guards.user);
@@ -63,7 +58,7 @@ export function tokenRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok(await audited(request, 'create', made, () => createTokens(ctx, owner(request), body)));
     });
 
-    app.put('/token/', checkedBody([updateBody, statusBody], { querystring: { type: 'object', properties: { status_only: STATUS_ONLY_QUERY } } }), async (request) => {
+    app.put('/token/', checkedBody([updateBody, statusBody], STATUS_ONLY_PUT), async (request) => {
       if (isStatusOnly(request.query)) {
         const body = statusBody(request.body);
         const load = { load: ctx.audit.row('tokens', body.id) };

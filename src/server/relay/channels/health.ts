@@ -10,7 +10,7 @@ import type { AppContext } from '../../context';
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '../../../shared/channel-types';
 import { autoDisableChannel } from '../../services/channels/channel-auto-status';
 import type { RelayError } from '../errors';
-import type { RelayLogger } from '../runtime';
+import type { RelayLogger } from '../logger';
 import type { ChannelIndex, RelayChannel } from './channel-index';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
 

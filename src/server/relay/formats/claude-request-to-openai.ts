@@ -5,7 +5,8 @@
  * earlier thinking / redacted_thinking blocks (their signatures only Claude can check), server
  * tools and their result blocks.
  */
-import { type JsonObject, arr, compact, isRecord, obj, str } from '../providers/common/json';
+import { type JsonObject, arr, compact, isRecord, obj, optionalNum, str } from '../providers/common/json';
+import { chatStreamFields } from './chat-stream-request';
 import { contentText } from '../providers/common/openai-text';
 import { effortForBudget, takesReasoningEffort } from '../providers/common/reasoning';
 
@@ -160,14 +161,12 @@ export function openaiRequestFromClaude(body: JsonObject, options: ClaudeToChatO
   return compact({
     model: body.model,
     messages,
-    max_tokens: typeof body.max_tokens === 'number' ? body.max_tokens : undefined,
-    temperature: typeof body.temperature === 'number' ? body.temperature : undefined,
-    top_p: typeof body.top_p === 'number' ? body.top_p : undefined,
-    top_k: typeof body.top_k === 'number' ? body.top_k : undefined,
+    max_tokens: optionalNum(body.max_tokens),
+    temperature: optionalNum(body.temperature),
+    top_p: optionalNum(body.top_p),
+    top_k: optionalNum(body.top_k),
     stop: stop.length > 0 ? stop : undefined,
-    stream: body.stream === true ? true : undefined,
-    // The usage chunk gives the Claude-format reply its real output count.
-    stream_options: body.stream === true ? { include_usage: true } : undefined,
+    ...chatStreamFields(body.stream === true),
     reasoning_effort: reasoningEffort(body, options.upstreamModel),
     tools,
     tool_choice: tools ? convertToolChoice(choice) : undefined,

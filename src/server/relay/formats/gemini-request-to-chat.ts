@@ -6,7 +6,8 @@
  * Parts no chat upstream can take (a remote non-image file) are refused with a 400.
  */
 import { isHttpUrl, mediaTypeFromUrl } from '../providers/common/data-url';
-import { type JsonObject, arr, compact, isRecord, obj, str } from '../providers/common/json';
+import { type JsonObject, arr, compact, isRecord, obj, optionalNum, str } from '../providers/common/json';
+import { chatStreamFields } from './chat-stream-request';
 import { ProviderRequestError } from '../providers/types';
 
 export interface ChatFromGeminiOptions {
@@ -191,7 +192,6 @@ function responseFormat(config: JsonObject): JsonObject | undefined {
   return { type: 'json_schema', json_schema: { name: 'response', schema: jsonSchemaFromGemini(schema) } };
 }
 
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 export function chatRequestFromGemini(body: JsonObject, options: ChatFromGeminiOptions): JsonObject {
   const messages: JsonObject[] = [];
@@ -207,22 +207,20 @@ export function chatRequestFromGemini(body: JsonObject, options: ChatFromGeminiO
   const config = obj(body.generationConfig ?? body.generation_config);
   const stop = arr(config.stopSequences).filter((s) => typeof s === 'string');
   const tools = convertTools(body.tools);
-  const maxTokens = num(config.maxOutputTokens);
+  const maxTokens = optionalNum(config.maxOutputTokens);
   return compact({
     model: options.model,
     messages,
     max_tokens: maxTokens !== undefined && maxTokens > 0 ? maxTokens : undefined,
-    temperature: num(config.temperature),
-    top_p: num(config.topP),
+    temperature: optionalNum(config.temperature),
+    top_p: optionalNum(config.topP),
     stop: stop.length > 0 ? stop : undefined,
-    presence_penalty: num(config.presencePenalty),
-    frequency_penalty: num(config.frequencyPenalty),
-    seed: num(config.seed),
+    presence_penalty: optionalNum(config.presencePenalty),
+    frequency_penalty: optionalNum(config.frequencyPenalty),
+    seed: optionalNum(config.seed),
     response_format: responseFormat(config),
     reasoning_effort: options.reasoningEffort ? effortFromThinking(config.thinkingConfig) : undefined,
-    stream: options.stream ? true : undefined,
-    // The usage chunk gives the Gemini-format reply its real counts.
-    stream_options: options.stream ? { include_usage: true } : undefined,
+    ...chatStreamFields(options.stream),
     tools,
     tool_choice: tools ? convertToolChoice(body.toolConfig) : undefined,
   });

@@ -10,7 +10,8 @@
  * (their encrypted content is another provider's), `include`, `store`, `prompt_cache_key`,
  * `text.verbosity`, metadata.
  */
-import { type JsonObject, arr, compact, isRecord, obj, str } from '../providers/common/json';
+import { type JsonObject, arr, compact, isRecord, obj, optionalNum, str } from '../providers/common/json';
+import { chatStreamFields } from './chat-stream-request';
 import { contentText, inputItems } from './responses-items';
 
 type Part = JsonObject;
@@ -143,16 +144,13 @@ export function chatRequestFromResponses(body: JsonObject, history: readonly Jso
   messages.push(...chatMessagesFromItems([...history, ...inputItems(body.input)]));
   const tools = chatTools(body.tools);
   const effort = str(obj(body.reasoning).effort);
-  const stream = body.stream === true;
   return compact({
     model: body.model,
     messages,
-    max_tokens: typeof body.max_output_tokens === 'number' ? body.max_output_tokens : undefined,
-    temperature: typeof body.temperature === 'number' ? body.temperature : undefined,
-    top_p: typeof body.top_p === 'number' ? body.top_p : undefined,
-    stream: stream ? true : undefined,
-    // The usage chunk gives the Responses stream its real counts.
-    stream_options: stream ? { include_usage: true } : undefined,
+    max_tokens: optionalNum(body.max_output_tokens),
+    temperature: optionalNum(body.temperature),
+    top_p: optionalNum(body.top_p),
+    ...chatStreamFields(body.stream === true),
     tools,
     tool_choice: tools ? chatToolChoice(body.tool_choice, tools) : undefined,
     parallel_tool_calls: tools && typeof body.parallel_tool_calls === 'boolean' ? body.parallel_tool_calls : undefined,

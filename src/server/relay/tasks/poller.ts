@@ -13,7 +13,7 @@
  * task twice. One round at a time per process; a round that throws is logged and the next
  * one runs as usual.
  */
-import type { RelayRuntime } from '../runtime';
+import type { TaskRelay } from './task-relay';
 import { refundTask, sweepStaleHolds, updateTask } from './task-ledger';
 import type { TaskPlatform, TaskRowBase } from './task-platform';
 import { drawingPlatform } from './midjourney/progress';
@@ -33,7 +33,7 @@ export class TaskPoller {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
 
-  constructor(private readonly rt: RelayRuntime) {}
+  constructor(private readonly rt: TaskRelay) {}
 
   start(): void {
     this.#timer = setInterval(() => void this.tick(), POLL_SECONDS * 1000);

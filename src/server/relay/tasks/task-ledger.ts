@@ -30,7 +30,7 @@ import { LOG_TYPE } from '../../../shared/roles';
 import { logQuota } from '../../../shared/quota';
 import { quotaDisplay } from '../../services/options/quota-display';
 import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
-import type { RelayRuntime } from '../runtime';
+import type { TaskRelay } from './task-relay';
 import { changeEvents } from '../../plumbing/change-events';
 import { nowSeconds } from '../../../shared/time';
 
@@ -130,7 +130,7 @@ async function claim<T extends TaskTable>(trx: Trx, table: T, id: number, from: 
 }
 
 /** Takes the price and inserts the task row as `held`, in one transaction. */
-export async function holdTask<T extends TaskTable>(rt: RelayRuntime, table: T, payer: TaskPayer, amount: number, row: TaskInsert<T>): Promise<HoldOutcome> {
+export async function holdTask<T extends TaskTable>(rt: TaskRelay, table: T, payer: TaskPayer, amount: number, row: TaskInsert<T>): Promise<HoldOutcome> {
   const outcome = await rt.ctx.db.transaction().execute(async (trx): Promise<HoldOutcome> => {
     const short = amount > 0 ? await take(trx, payer, amount) : undefined;
     // Rolls the transaction back: a token counted down before the user was found short too.
@@ -168,7 +168,7 @@ export interface TaskCharge {
  * the consume log in one transaction. Answers false when the hold was gone (swept as stale:
  * the task is then billed as new, so it is never free and never billed twice).
  */
-export async function confirmTask<T extends TaskTable>(rt: RelayRuntime, table: T, id: number, payer: TaskPayer, charge: TaskCharge, fields: TaskUpdate<T>): Promise<void> {
+export async function confirmTask<T extends TaskTable>(rt: TaskRelay, table: T, id: number, payer: TaskPayer, charge: TaskCharge, fields: TaskUpdate<T>): Promise<void> {
   const { ctx } = rt;
   const now = nowSeconds();
   const entry: Consumption = {
@@ -224,7 +224,7 @@ export async function confirmTask<T extends TaskTable>(rt: RelayRuntime, table: 
  * `fields` updates the kept row (a failed task the user can see); `remove` deletes it instead
  * (nothing reached the upstream, as the reference keeps no row then).
  */
-export async function releaseTask<T extends TaskTable>(rt: RelayRuntime, table: T, id: number, payer: TaskPayer, amount: number, fields: TaskUpdate<T> | 'remove'): Promise<void> {
+export async function releaseTask<T extends TaskTable>(rt: TaskRelay, table: T, id: number, payer: TaskPayer, amount: number, fields: TaskUpdate<T> | 'remove'): Promise<void> {
   const released = await rt.ctx.db.transaction().execute(async (trx) => {
     if (!(await claim(trx, table, id, [BILLING.held], BILLING.released, fields === 'remove' ? ({} as TaskUpdate<T>) : fields))) return false;
     await giveBack(trx, payer.userId, payer.tokenId, amount);
@@ -289,7 +289,7 @@ export async function updateTask<T extends TaskTable>(ctx: AppContext, table: T,
  * Holds left by submissions that died with their process: given back, the row marked
  * failed. Answers how many were released.
  */
-export async function sweepStaleHolds(rt: RelayRuntime, now = Date.now()): Promise<number> {
+export async function sweepStaleHolds(rt: TaskRelay, now = Date.now()): Promise<number> {
   let released = 0;
   const reason = '提交过程中服务中断，已退还额度';
   const stale = Math.floor(now / 1000) - HELD_STALE_SECONDS;

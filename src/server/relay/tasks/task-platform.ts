@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../../context';
 import type { RelayChannel } from '../channels/channel-index';
-import type { RelayRuntime } from '../runtime';
+import type { TaskRelay } from './task-relay';
 import type { TaskTable } from './task-ledger';
 
 export interface TaskRowBase {
@@ -30,5 +30,5 @@ export interface TaskPlatform<Row extends TaskRowBase> {
   /** A time column's value for the instant `ms` (milliseconds or seconds). */
   nowValue(ms: number): number;
   /** One call for these tasks of one channel; failures skip the round, they never throw. */
-  pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: Row[]): Promise<void>;
+  pollChannel(rt: TaskRelay, channel: RelayChannel, rows: Row[]): Promise<void>;
 }

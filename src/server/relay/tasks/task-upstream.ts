@@ -4,7 +4,7 @@
  * relay's streaming pools. The body is read whole and bounded.
  */
 import { request, type Dispatcher } from 'undici';
-import type { RelayRuntime } from '../runtime';
+import type { TaskRelay } from './task-relay';
 
 /** How long one poll of a channel's tasks may take. */
 const POLL_TIMEOUT_MS = 15_000;
@@ -61,7 +61,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * HTTP 200, or undefined (said in the log) when the call failed or the answer is unusable, so
  * the caller skips that channel for the round.
  */
-export async function pollTaskUpstream(rt: RelayRuntime, channel: { proxy?: string }, what: string, url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
+export async function pollTaskUpstream(rt: TaskRelay, channel: { proxy?: string }, what: string, url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
   let answer;
   try {
     const dispatcher = rt.pools.proxyDispatcher(channel.proxy);

@@ -14,6 +14,10 @@ import { UpstreamBody } from './body';
 import { ProxyDispatchers } from './proxy-dispatchers';
 import { withoutProxySecrets } from './proxy-url';
 import { websocketCall } from './websocket';
+import type { UpstreamCall, UpstreamResponse } from './call';
+
+// The pipeline reads the answer's type here, beside the pools that give it.
+export type { UpstreamResponse } from './call';
 
 /**
  * Connections per origin: not limited (as Go's default transport in the reference). A stream
@@ -23,23 +27,6 @@ import { websocketCall } from './websocket';
 const CONNECTIONS_PER_ORIGIN = null;
 /** Distinct upstream URLs remembered (cleared when full); keys travel in headers, never in URLs. */
 const URL_CACHE = 1024;
-
-export interface UpstreamResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: UpstreamBody;
-}
-
-export interface UpstreamCall {
-  url: string;
-  method: 'GET' | 'POST' | 'DELETE';
-  headers: Record<string, string>;
-  body?: string | Uint8Array | FormData;
-  /** Cancels the request, before or after its answer started. */
-  signal: UpstreamAbort;
-  /** The channel's proxy (`setting.proxy`), if it has one. */
-  proxy?: string;
-}
 
 /**
  * One call through a pool, as undici's dispatch handler: the answer resolves at its headers,

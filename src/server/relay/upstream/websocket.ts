@@ -11,7 +11,7 @@ import type WebSocket from 'ws';
 import type { IncomingMessage } from 'node:http';
 import { UpstreamBody } from './body';
 import { webSocketThroughProxy } from './proxy-tunnel';
-import type { UpstreamCall, UpstreamResponse } from './pools';
+import type { UpstreamCall, UpstreamResponse } from './call';
 
 const WebSocketClass = packageOnFirstUse<typeof WebSocket>('ws');
 

@@ -14,7 +14,7 @@ import { tencentKey } from '../../relay/providers/tencent/api';
 import { serviceAccount } from '../../relay/providers/vertex/service-account';
 import { xunfeiKey } from '../../relay/providers/xunfei/api';
 import { zhipuKey } from '../../relay/providers/zhipu/api';
-import type { JsonField } from './channel.schema';
+import type { ChannelBody, JsonField } from './channel.schema';
 
 export const MSG_CHANNEL = {
   nameAndKey: '请填写渠道名称和渠道密钥！',
@@ -35,32 +35,6 @@ const MAX_MODEL_LENGTH = 255;
 /** abilities.group and the reference's channels.group are both varchar(64). */
 const MAX_GROUP_LENGTH = 64;
 const MAX_GROUPS_TEXT = 64;
-
-/** The writable fields of a channel body (read-only ones may be present and are ignored). */
-export interface ChannelBody {
-  id?: number;
-  name?: string;
-  type?: number;
-  key?: string;
-  openai_organization?: string | null;
-  max_input_tokens?: number;
-  base_url?: string | null;
-  other?: string | null;
-  model_mapping?: string | null;
-  status_code_mapping?: string | null;
-  models?: string;
-  group?: string;
-  groups?: string[];
-  auto_ban?: number;
-  test_model?: string | null;
-  priority?: number;
-  weight?: number;
-  tag?: string | null;
-  setting?: string | null;
-  param_override?: string | null;
-  status?: number;
-  other_info?: string | null;
-}
 
 export type ChannelColumns = Updateable<ChannelsTable>;
 

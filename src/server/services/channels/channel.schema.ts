@@ -5,11 +5,36 @@
  * with the message (`x-json-message`) for such a field that is not a JSON object.
  */
 import { bodyValidator, fromEntitySchema, type BodyChecker, type EntityProperty, type EntitySchema } from '../../plumbing/entity-schema';
-import type { ChannelBody } from './channel.input';
 
 export interface JsonField {
   field: string;
   message: string;
+}
+
+/** The writable fields of a channel body (read-only ones may be present and are ignored). */
+export interface ChannelBody {
+  id?: number;
+  name?: string;
+  type?: number;
+  key?: string;
+  openai_organization?: string | null;
+  max_input_tokens?: number;
+  base_url?: string | null;
+  other?: string | null;
+  model_mapping?: string | null;
+  status_code_mapping?: string | null;
+  models?: string;
+  group?: string;
+  groups?: string[];
+  auto_ban?: number;
+  test_model?: string | null;
+  priority?: number;
+  weight?: number;
+  tag?: string | null;
+  setting?: string | null;
+  param_override?: string | null;
+  status?: number;
+  other_info?: string | null;
 }
 
 export interface TagEditBody {

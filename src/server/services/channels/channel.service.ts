@@ -13,7 +13,7 @@ import { toPage } from '../../db/query-helpers';
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '../../../shared/channel-types';
 import { deleteAbilities, rebuildAllAbilities, syncAbilities } from './abilities.sync';
 import { channelEvents } from './channel.events';
-import { channelColumns, groupList, jsonText, keysToCreate, modelList, MSG_CHANNEL, updateKey, type ChannelBody, type ChannelColumns } from './channel.input';
+import { channelColumns, groupList, jsonText, keysToCreate, modelList, MSG_CHANNEL, updateKey, type ChannelColumns } from './channel.input';
 import {
   channelsByIds,
   channelStatusInfo,
@@ -33,7 +33,7 @@ import {
   type ChannelFilter,
   type ChannelOrder,
 } from './channel.repository';
-import { channelSchemas, type FetchModelsBody, type TagEditBody } from './channel.schema';
+import { channelSchemas, type ChannelBody, type FetchModelsBody, type TagEditBody } from './channel.schema';
 import { publicChannel, tagAggregate, type PublicChannel, type TagAggregate } from './channel.serializer';
 import { fetchUpstreamModels } from './upstream-models.fetcher';
 import { channelDispatcher } from './channel-proxy';

@@ -6,7 +6,7 @@ import type { Page, PageRequest } from '../../../shared/api/envelope';
 import type { Database } from '../../db/tables';
 import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../../db/executor';
-import { fetchPage, whereGiven } from '../logs/filtered-list';
+import { type Condition, fetchPage, whereGiven } from '../logs/filtered-list';
 
 /** Newest first by submit time (then id), which the (x, submit_time) indexes deliver in order. */
 function newestFirst<T extends 'midjourneys' | 'tasks'>(query: SelectQueryBuilder<Database, T, object>) {
@@ -16,9 +16,23 @@ function newestFirst<T extends 'midjourneys' | 'tasks'>(query: SelectQueryBuilde
 export type MidjourneyRow = Selectable<Database['midjourneys']>;
 export type TaskRow = Selectable<Database['tasks']>;
 
-export interface MidjourneyFilter {
+/** Whose tasks, the same on both tables: one user's, and (administrators) one channel's. */
+export interface TaskOwnerFilter {
   userId?: number;
   channelId?: number;
+}
+
+/** Both tables: the same owner and submit-time columns, the time in the table's own unit. */
+function ownerAndTime<T extends 'midjourneys' | 'tasks'>(filter: TaskOwnerFilter, start: number | undefined, end: number | undefined): Condition<T>[] {
+  return [
+    ['user_id', '=', filter.userId],
+    ['channel_id', '=', filter.channelId],
+    ['submit_time', '>=', start],
+    ['submit_time', '<=', end],
+  ];
+}
+
+export interface MidjourneyFilter extends TaskOwnerFilter {
   mjId?: string;
   /** Milliseconds, inclusive, like the submit_time column. */
   startMs?: number;
@@ -26,19 +40,11 @@ export interface MidjourneyFilter {
 }
 
 export async function listMidjourneys(db: Executor, filter: MidjourneyFilter, page: PageRequest): Promise<Page<MidjourneyRow>> {
-  const filtered = whereGiven(db.selectFrom('midjourneys'), [
-    ['user_id', '=', filter.userId],
-    ['channel_id', '=', filter.channelId],
-    ['mj_id', '=', filter.mjId],
-    ['submit_time', '>=', filter.startMs],
-    ['submit_time', '<=', filter.endMs],
-  ]);
+  const filtered = whereGiven(db.selectFrom('midjourneys'), [...ownerAndTime(filter, filter.startMs, filter.endMs), ['mj_id', '=', filter.mjId]]);
   return fetchPage(filtered, newestFirst, page);
 }
 
-export interface TaskFilter {
-  userId?: number;
-  channelId?: number;
+export interface TaskFilter extends TaskOwnerFilter {
   taskId?: string;
   platform?: string;
   status?: string;
@@ -50,14 +56,11 @@ export interface TaskFilter {
 
 export async function listTasks(db: Executor, filter: TaskFilter, page: PageRequest): Promise<Page<TaskRow>> {
   const filtered = whereGiven(db.selectFrom('tasks'), [
-    ['user_id', '=', filter.userId],
-    ['channel_id', '=', filter.channelId],
+    ...ownerAndTime(filter, filter.start, filter.end),
     ['task_id', '=', filter.taskId],
     ['platform', '=', filter.platform],
     ['status', '=', filter.status],
     ['action', '=', filter.action],
-    ['submit_time', '>=', filter.start],
-    ['submit_time', '<=', filter.end],
   ]);
   return fetchPage(filtered, newestFirst, page);
 }

@@ -7,7 +7,7 @@
 import { parsePageRequest, type Page } from '../../../shared/api/envelope';
 import type { AppContext } from '../../context';
 import { nonZeroFilter, nullsToEmpty, textFilter } from '../logs/filtered-list';
-import { listMidjourneys, listTasks, type MidjourneyRow, type TaskRow } from './task.repository';
+import { listMidjourneys, listTasks, type MidjourneyRow, type TaskOwnerFilter, type TaskRow } from './task.repository';
 import { forwardedImageUrl } from './image-url';
 
 /** Who asks: an administrator sees every user's tasks, anyone else only their own. */
@@ -43,6 +43,11 @@ function forScope<T extends { channel_id: number }>(row: T, scope: TaskScope): T
   return rest;
 }
 
+/** A user is held to their own tasks; only an administrator may filter by channel. */
+function ownerFilter(query: { channel_id?: string }, scope: TaskScope): TaskOwnerFilter {
+  return scope.admin ? { channelId: nonZeroFilter(query.channel_id) } : { userId: scope.userId };
+}
+
 /** Unix seconds to the milliseconds of midjourneys.submit_time; `end` covers its whole second. */
 function secondsToMs(seconds: number | undefined, edge: 'start' | 'end'): number | undefined {
   if (seconds === undefined) return undefined;
@@ -53,8 +58,7 @@ export async function listMidjourneysFor(ctx: AppContext, query: MidjourneyQuery
   const page = await listMidjourneys(
     ctx.db,
     {
-      userId: scope.admin ? undefined : scope.userId,
-      channelId: scope.admin ? nonZeroFilter(query.channel_id) : undefined,
+      ...ownerFilter(query, scope),
       mjId: textFilter(query.mj_id),
       startMs: secondsToMs(nonZeroFilter(query.start_timestamp), 'start'),
       endMs: secondsToMs(nonZeroFilter(query.end_timestamp), 'end'),
@@ -68,8 +72,7 @@ export async function listTasksFor(ctx: AppContext, query: TaskQuery, scope: Tas
   const page = await listTasks(
     ctx.db,
     {
-      userId: scope.admin ? undefined : scope.userId,
-      channelId: scope.admin ? nonZeroFilter(query.channel_id) : undefined,
+      ...ownerFilter(query, scope),
       taskId: textFilter(query.task_id),
       platform: textFilter(query.platform),
       status: textFilter(query.status),

@@ -13,7 +13,7 @@ import Password from 'antd/es/input/Password';
 // Directly, not through the icons' index: see the sign-in chunk in vite.config.ts.
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../use-translation';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { login } from '../../auth-provider';
@@ -33,6 +33,16 @@ const Alert = lazy(() => import('antd/es/alert'));
 interface LoginValues {
   username?: string;
   password?: string;
+}
+
+/** One item of the plain form: a large input whose id, name and test id are its field's. */
+function LoginField(props: { control: typeof Input | typeof Password; name: keyof LoginValues; icon: ReactNode; placeholder: string; autoComplete: string }) {
+  const { control: Control, name, icon, placeholder, autoComplete } = props;
+  return (
+    <div className="sy-form-item">
+      <Control id={name} name={name} size="large" prefix={icon} placeholder={placeholder} autoComplete={autoComplete} data-testid={`login-${name}`} />
+    </div>
+  );
 }
 
 export function LoginPage() {
@@ -78,28 +88,8 @@ export function LoginPage() {
         </Suspense>
       )}
       <form onSubmit={onSubmit}>
-        <div className="sy-form-item">
-          <Input
-            id="username"
-            name="username"
-            size="large"
-            prefix={<UserOutlined />}
-            placeholder={t('auth.login.username')}
-            autoComplete="username"
-            data-testid="login-username"
-          />
-        </div>
-        <div className="sy-form-item">
-          <Password
-            id="password"
-            name="password"
-            size="large"
-            prefix={<LockOutlined />}
-            placeholder={t('auth.login.password')}
-            autoComplete="current-password"
-            data-testid="login-password"
-          />
-        </div>
+        <LoginField control={Input} name="username" icon={<UserOutlined />} placeholder={t('auth.login.username')} autoComplete="username" />
+        <LoginField control={Password} name="password" icon={<LockOutlined />} placeholder={t('auth.login.password')} autoComplete="current-password" />
         {turnstile.widget}
         <Button type="primary" htmlType="submit" size="large" block loading={busy} data-testid="login-submit">
           {t('auth.login.submit')}

@@ -6,11 +6,11 @@ import { LockOutlined, MailOutlined, SafetyOutlined, UserOutlined } from '@ant-d
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from '../../use-translation';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { usePublicStatus } from '../../state/status-context';
 import { api } from '../../state/wire';
-import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
+import { HaveAccountLink } from './have-account-link';
 import { useRememberedAff } from './remember-aff';
 import { useCountdown } from './use-countdown';
 import { useTurnstile } from './use-turnstile';
@@ -129,11 +129,7 @@ export function RegisterPage() {
           {t('auth.register.submit')}
         </Button>
       </Form>
-      <div className="sy-account-links">
-        <PlainText type="secondary">
-          {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.loginLink')}</Link>
-        </PlainText>
-      </div>
+      <HaveAccountLink />
     </AccountCard>
   );
 }

@@ -6,10 +6,9 @@ import { MailOutlined } from '@ant-design/icons';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from '../../use-translation';
-import { Link } from 'react-router';
 import { api } from '../../state/wire';
-import { PlainText } from '../../components/plain-typography';
 import { AccountCard } from './account-card';
+import { HaveAccountLink } from './have-account-link';
 import { useCountdown } from './use-countdown';
 import { useTurnstile } from './use-turnstile';
 import { useApp } from '../../state/feedback-app';
@@ -50,11 +49,7 @@ export function ResetRequestPage() {
           {countdown.remaining > 0 ? t('auth.reset.retryIn', { seconds: countdown.remaining }) : t('auth.reset.submit')}
         </Button>
       </Form>
-      <div className="sy-account-links">
-        <PlainText type="secondary">
-          {t('auth.register.haveAccount')} <Link to="/login">{t('auth.register.loginLink')}</Link>
-        </PlainText>
-      </div>
+      <HaveAccountLink />
     </AccountCard>
   );
 }

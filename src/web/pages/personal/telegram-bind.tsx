@@ -4,17 +4,11 @@
  * travels. The server answers a redirect when bound and `{success:false, message}` otherwise,
  * so the redirect is not followed: it is the success.
  */
-import { useEffect, useRef } from 'react';
 import { useTranslation } from '../../use-translation';
 import { getStoredUser } from '../../auth-provider';
 import { buildUrl } from '../../wire/mappings';
 import { useApp } from '../../state/feedback-app';
-
-declare global {
-  interface Window {
-    onTelegramBind?: (user: Record<string, string | number>) => void;
-  }
-}
+import { useTelegramWidget } from '../account/use-telegram-widget';
 
 /** Sends the widget's fields; resolves on a bind, throws the server's message otherwise. */
 export async function bindTelegram(fields: Record<string, string | number>, fallbackError: string): Promise<void> {
@@ -33,34 +27,14 @@ export async function bindTelegram(fields: Record<string, string | number>, fall
 export function TelegramBind({ botName, onBound }: { botName: string; onBound: () => void }) {
   const { t } = useTranslation();
   const { message } = useApp();
-  const box = useRef<HTMLDivElement>(null);
-  const latest = useRef({ onBound, message, t });
-  latest.current = { onBound, message, t };
-
-  useEffect(() => {
-    window.onTelegramBind = (fields) => {
-      const { message: msg, t: tr } = latest.current;
-      bindTelegram(fields, tr('errors.unknown'))
-        .then(() => {
-          void msg.success(tr('auth.oauth.bound'));
-          latest.current.onBound();
-        })
-        .catch((err: Error) => void msg.error(err.message));
-    };
-    const script = document.createElement('script');
-    script.src = 'https://telegram.org/js/telegram-widget.js?22';
-    script.async = true;
-    script.dataset.telegramLogin = botName;
-    script.dataset.size = 'small';
-    script.dataset.onauth = 'onTelegramBind(user)';
-    script.dataset.requestAccess = 'write';
-    const holder = box.current;
-    holder?.appendChild(script);
-    return () => {
-      holder?.replaceChildren();
-      delete window.onTelegramBind;
-    };
-  }, [botName]);
+  const box = useTelegramWidget(botName, { callback: 'onTelegramBind', size: 'small' }, (fields) => {
+    bindTelegram(fields, t('errors.unknown'))
+      .then(() => {
+        void message.success(t('auth.oauth.bound'));
+        onBound();
+      })
+      .catch((err: Error) => void message.error(err.message));
+  });
 
   return <div ref={box} data-testid="telegram-bind" />;
 }

@@ -2,11 +2,11 @@
  * The legacy Text Completions API (`/v1/complete`), used only for claude-instant and claude-2
  * (docs/relay.md#claude): the chat becomes one `Human:`/`Assistant:` prompt; answers carry no usage.
  */
-import { type ChunkMeta, chatChunk, chatCompletion, newId, sseJson, usageChunk } from '../common/chunks';
+import { ChatChunkStream } from '../common/chunk-stream';
+import { chatChunk, chatCompletion, newId, sseJson } from '../common/chunks';
 import { errorFromBody } from '../common/errors';
 import { type JsonObject, arr, compact, isRecord, obj, parseJson, str } from '../common/json';
-import { finalUsage } from '../common/usage';
-import type { ParsedResponse, SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import type { ParsedResponse, SseEvent, StreamStep } from '../types';
 import { claudeBodyError } from './chat-response';
 import { nowSeconds } from '../../../../shared/time';
 
@@ -66,14 +66,9 @@ export function parseLegacyResponse(json: unknown): ParsedResponse {
 }
 
 /** `event: completion` events -> OpenAI chunks; usage is always the local count. */
-export class LegacyClaudeStream implements StreamConverter {
-  private readonly meta: ChunkMeta;
-
-  constructor(
-    model: string,
-    private readonly includeUsage: boolean,
-  ) {
-    this.meta = { id: newId('chatcmpl-'), created: nowSeconds(), model };
+export class LegacyClaudeStream extends ChatChunkStream {
+  constructor(model: string, includeUsage: boolean) {
+    super(model, includeUsage, newId('chatcmpl-'));
   }
 
   onEvent(event: SseEvent): StreamStep {
@@ -84,10 +79,5 @@ export class LegacyClaudeStream implements StreamConverter {
     if (str(data.model)) this.meta.model = data.model as string;
     const text = str(data.completion) ?? '';
     return { out: [sseJson(chatChunk(this.meta, { content: text }, legacyFinish(data.stop_reason)))], text };
-  }
-
-  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
-    const usage = finalUsage(undefined, fallbackUsage);
-    return { out: this.includeUsage && usage ? [sseJson(usageChunk(this.meta, usage))] : [], usage };
   }
 }

@@ -6,3 +6,8 @@ export function bearerJsonHeaders(key: string, stream: boolean): Record<string, 
   if (stream) headers.Accept = 'text/event-stream';
   return headers;
 }
+
+/** A JSON POST asking for SSE when it streams, authorised separately (Vertex AI, Zhipu: by `authorize`). */
+export function jsonHeaders(stream: boolean): Record<string, string> {
+  return stream ? { 'content-type': 'application/json', accept: 'text/event-stream' } : { 'content-type': 'application/json' };
+}

@@ -16,6 +16,11 @@ export function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }
 
+/** The value when it is a finite number, else undefined (optional request fields). */
+export function optionalNum(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 export function arr(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }

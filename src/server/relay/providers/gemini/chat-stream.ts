@@ -4,34 +4,27 @@
  * running index. Usage is the last event's; without any, the local count (Ours: the
  * reference billed nothing).
  */
-import { type ChunkMeta, chatChunk, newId, sseJson, usageChunk } from '../common/chunks';
-import { errorFromBody } from '../common/errors';
-import { type JsonObject, arr, isRecord, obj, parseJson } from '../common/json';
-import { finalUsage } from '../common/usage';
-import type { SseEvent, StreamConverter, StreamStep, Usage } from '../types';
+import { ChatChunkStream } from '../common/chunk-stream';
+import { chatChunk, newId, sseJson } from '../common/chunks';
+import { type JsonObject, arr, obj } from '../common/json';
+import type { SseEvent, StreamStep } from '../types';
 import { candidateOutput } from './parts';
-import { finishReasonFromGemini, usageFromGemini } from './usage';
-import { nowSeconds } from '../../../../shared/time';
+import { readGeminiEvent } from './stream-event';
+import { finishReasonFromGemini } from './usage';
 
-export class GeminiToOpenAIStream implements StreamConverter {
-  private readonly meta: ChunkMeta;
-  private usage: Usage | undefined;
+export class GeminiToOpenAIStream extends ChatChunkStream {
   private toolCalls = 0;
   private roleSent = false;
 
-  constructor(
-    model: string,
-    private readonly includeUsage: boolean,
-  ) {
-    this.meta = { id: newId('chatcmpl-'), created: nowSeconds(), model };
+  constructor(model: string, includeUsage: boolean) {
+    super(model, includeUsage, newId('chatcmpl-'));
   }
 
   onEvent(event: SseEvent): StreamStep {
-    const data = parseJson(event.data);
-    if (!isRecord(data)) return { out: [], usage: this.usage };
-    if (isRecord(data.error)) return { out: [], usage: this.usage, error: errorFromBody(500, data) };
-    const usage = usageFromGemini(data.usageMetadata);
-    if (usage) this.usage = usage;
+    const read = readGeminiEvent(event);
+    if (!('data' in read)) return { out: [], usage: this.usage, ...read };
+    this.usage = read.usage ?? this.usage;
+    const { data } = read;
     const out: SseEvent[] = [];
     let text = '';
     arr(data.candidates).forEach((raw, position) => {
@@ -58,11 +51,6 @@ export class GeminiToOpenAIStream implements StreamConverter {
       this.roleSent = true;
     });
     return { out, usage: this.usage, ...(text ? { text } : {}) };
-  }
-
-  finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {
-    const usage = finalUsage(this.usage, fallbackUsage);
-    return { out: this.includeUsage && usage ? [sseJson(usageChunk(this.meta, usage))] : [], usage };
   }
 
   private chunk(index: number, delta: JsonObject, finishReason: string | null): SseEvent {

@@ -3,11 +3,12 @@
  * client's body goes upstream as it came (its own bytes when the model is not mapped), the
  * answer comes back as it is, and usage is read from usageMetadata on the way.
  */
-import { errorFromBody, errorInBody } from '../common/errors';
-import { type JsonObject, arr, isRecord, obj, parseJson } from '../common/json';
+import { errorInBody } from '../common/errors';
+import { type JsonObject, arr, obj } from '../common/json';
 import { finalUsage } from '../common/usage';
 import type { ParsedResponse, SseEvent, StreamConverter, StreamStep, Target, Usage } from '../types';
 import { candidateOutput } from './parts';
+import { readGeminiEvent } from './stream-event';
 import { usageFromGemini } from './usage';
 
 /** `batchEmbedContents` bodies carry a list of requests; `embedContent` one content. */
@@ -54,12 +55,10 @@ export class GeminiPassThroughStream implements StreamConverter {
   private usage: Usage | undefined;
 
   onEvent(event: SseEvent): StreamStep {
-    const data = parseJson(event.data);
-    if (!isRecord(data)) return { out: [], usage: this.usage };
-    if (isRecord(data.error)) return { out: [], usage: this.usage, error: errorFromBody(500, data) };
-    const usage = usageFromGemini(data.usageMetadata);
-    if (usage) this.usage = usage;
-    return { out: [event.event === undefined ? event : { data: event.data }], usage: this.usage, text: candidatesText(data) };
+    const read = readGeminiEvent(event);
+    if (!('data' in read)) return { out: [], usage: this.usage, ...read };
+    this.usage = read.usage ?? this.usage;
+    return { out: [event.event === undefined ? event : { data: event.data }], usage: this.usage, text: candidatesText(read.data) };
   }
 
   finish(fallbackUsage?: Usage | (() => Usage)): StreamStep {

@@ -6,32 +6,28 @@
  * `-maas`) through Vertex's OpenAI-compatible endpoint. Every request carries the service
  * account's OAuth access token (service-account.ts, fetched and cached by the relay).
  */
-import { openaiResponseFromClaude } from '../claude/chat-response';
-import { ClaudeToOpenAIStream } from '../claude/chat-stream';
-import { ClaudePassThroughStream, parseNativeResponse as parseClaudeNative } from '../claude/messages';
 import { claudeOptionalHeaders } from '../claude/api';
+import { claudeCloudAnswers, CLAUDE_CLOUD_MODES } from '../claude/cloud-member';
 import { claudeMessagesBody } from '../claude/request-body';
 import { providerByModel } from '../common/by-model';
 import { parseUpstreamError } from '../common/errors';
+import { jsonHeaders } from '../common/headers';
 import type { JsonObject } from '../common/json';
 import { applyStreamFlag } from '../common/stream-flag';
 import { geminiRequestFromOpenAI } from '../gemini/chat-request';
 import { openaiResponseFromGemini } from '../gemini/chat-response';
 import { GeminiToOpenAIStream } from '../gemini/chat-stream';
 import { GeminiPassThroughStream, nativeGenerateBody, parseNativeResponse as parseGeminiNative } from '../gemini/native';
+import { assertModeIn } from '../common/modes';
 import { createOpenAICompatible } from '../openai-compatible/factory';
-import { type Provider, ProviderRequestError, type RelayMode, type Target } from '../types';
+import type { Provider, RelayMode, Target } from '../types';
 import { openapiUrl, publisherModelUrl, vertexClaudeModel, vertexFamily, vertexRegion } from './api';
 import { accessTokenGrant, serviceAccount } from './service-account';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-const CLAUDE_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'messages']);
 const GEMINI_MODES: ReadonlySet<RelayMode> = new Set(['chat', 'gemini']);
-
-function assertMode(modes: ReadonlySet<RelayMode>, mode: RelayMode): void {
-  if (!modes.has(mode)) throw new ProviderRequestError(`${mode} is not supported by this model on Vertex AI channels`, 'not_supported');
-}
+const WHERE = 'this model on Vertex AI channels';
 
 /** The project of the channel's service account and the region of the requested model. */
 function placeOf(target: Target): { project: string; region: string } {
@@ -45,16 +41,12 @@ const authorize: Provider['authorize'] = async (request, target, services) => {
   return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}`, 'x-goog-user-project': account.projectId } };
 };
 
-function jsonHeaders(stream: boolean): Record<string, string> {
-  return stream ? { 'content-type': 'application/json', accept: 'text/event-stream' } : { 'content-type': 'application/json' };
-}
-
 const vertexClaudeProvider: Provider = {
   id: 'vertex-claude',
-  modes: CLAUDE_MODES,
+  ...claudeCloudAnswers(WHERE),
 
   buildRequest(mode, body, target, stream) {
-    assertMode(CLAUDE_MODES, mode);
+    assertModeIn(CLAUDE_CLOUD_MODES, mode, WHERE);
     const { project, region } = placeOf(target);
     const { json, model } = claudeMessagesBody(mode === 'messages' ? 'messages' : 'chat', body, target);
     const out: JsonObject = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...json };
@@ -67,15 +59,6 @@ const vertexClaudeProvider: Provider = {
     return { url, method: 'POST', headers: claudeOptionalHeaders(target, jsonHeaders(stream)), body: JSON.stringify(out), model: vertexModel };
   },
 
-  parseResponse(mode, json) {
-    return mode === 'messages' ? parseClaudeNative(json) : openaiResponseFromClaude(json);
-  },
-
-  createStream(mode, target, client) {
-    assertMode(CLAUDE_MODES, mode);
-    return mode === 'messages' ? new ClaudePassThroughStream() : new ClaudeToOpenAIStream(target.upstreamModel, client.includeUsage);
-  },
-
   parseError: parseUpstreamError,
   authorize,
 };
@@ -85,7 +68,7 @@ const vertexGeminiProvider: Provider = {
   modes: GEMINI_MODES,
 
   buildRequest(mode, body, target, stream) {
-    assertMode(GEMINI_MODES, mode);
+    assertModeIn(GEMINI_MODES, mode, WHERE);
     const { project, region } = placeOf(target);
     const model = target.upstreamModel;
     const url = publisherModelUrl(target, project, region, 'google', model, stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
@@ -98,7 +81,7 @@ const vertexGeminiProvider: Provider = {
   },
 
   createStream(mode, target, client) {
-    assertMode(GEMINI_MODES, mode);
+    assertModeIn(GEMINI_MODES, mode, WHERE);
     return mode === 'gemini' ? new GeminiPassThroughStream() : new GeminiToOpenAIStream(target.upstreamModel, client.includeUsage);
   },
 

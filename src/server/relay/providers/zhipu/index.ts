@@ -4,6 +4,7 @@
  * by `authorize` (api.ts).
  */
 import { chatOnlyProvider } from '../common/chat-only';
+import { jsonHeaders } from '../common/headers';
 import { zhipuKey, zhipuToken, zhipuUrl } from './api';
 import { zhipuRequestBody } from './request';
 import { parseZhipuError, parseZhipuResponse } from './response';
@@ -16,8 +17,7 @@ export const zhipuProvider = chatOnlyProvider({
   request(body, target, stream) {
     zhipuKey(target.key);
     const model = target.upstreamModel;
-    const headers: Record<string, string> = stream ? { 'content-type': 'application/json', accept: 'text/event-stream' } : { 'content-type': 'application/json' };
-    return { url: zhipuUrl(target, model, stream), method: 'POST', headers, body: JSON.stringify(zhipuRequestBody(body)), model };
+    return { url: zhipuUrl(target, model, stream), method: 'POST', headers: jsonHeaders(stream), body: JSON.stringify(zhipuRequestBody(body)), model };
   },
 
   async authorize(request, target) {

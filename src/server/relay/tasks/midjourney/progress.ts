@@ -4,7 +4,7 @@
  * refunded exactly once (user and token), a success marked 100%.
  */
 import type { RelayChannel } from '../../channels/channel-index';
-import type { RelayRuntime } from '../../runtime';
+import type { TaskRelay } from '../task-relay';
 import type { MidjourneyRow } from '../../../services/tasks/task.repository';
 import { refundTask, updateTask } from '../task-ledger';
 import { isObject, pollTaskUpstream } from '../task-upstream';
@@ -48,7 +48,7 @@ function changesOf(row: MidjourneyRow, item: Record<string, unknown>): Record<st
   return Object.fromEntries(Object.entries(next).filter(([k, v]) => v !== undefined && v !== current[k] && !(typeof current[k] === 'number' && Number(current[k]) === v)));
 }
 
-async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: MidjourneyRow[]): Promise<void> {
+async function pollChannel(rt: TaskRelay, channel: RelayChannel, rows: MidjourneyRow[]): Promise<void> {
   const what = `drawing tasks of channel #${channel.id}`;
   const items = await pollTaskUpstream(rt, channel, what, `${channel.baseUrl}/mj/task/list-by-condition`, { 'mj-api-secret': channel.key }, { ids: rows.map((r) => r.mj_id) });
   if (!Array.isArray(items)) {

@@ -4,7 +4,7 @@
  * and payload copied; a failure refunded exactly once (user and token), a success 100%.
  */
 import type { RelayChannel } from '../../channels/channel-index';
-import type { RelayRuntime } from '../../runtime';
+import type { TaskRelay } from '../task-relay';
 import type { TaskRow } from '../../../services/tasks/task.repository';
 import { refundTask, updateTask } from '../task-ledger';
 import { isObject, pollTaskUpstream } from '../task-upstream';
@@ -35,7 +35,7 @@ function changesOf(row: TaskRow, item: Record<string, unknown>): Record<string, 
   return Object.fromEntries(Object.entries(next).filter(([k, v]) => v !== undefined && v !== current[k] && !(typeof current[k] === 'number' && Number(current[k]) === v)));
 }
 
-async function pollChannel(rt: RelayRuntime, channel: RelayChannel, rows: TaskRow[]): Promise<void> {
+async function pollChannel(rt: TaskRelay, channel: RelayChannel, rows: TaskRow[]): Promise<void> {
   const what = `music tasks of channel #${channel.id}`;
   const reply = await pollTaskUpstream(rt, channel, what, `${channel.baseUrl}/suno/fetch`, { authorization: `Bearer ${channel.key}` }, { ids: rows.map((r) => r.task_id) });
   if (!isObject(reply) || reply.code !== 'success' || !Array.isArray(reply.data)) {
