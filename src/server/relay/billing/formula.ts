@@ -89,3 +89,20 @@ export function estimateQuota(price: PriceInfo, promptTokens: number, maxTokens:
   const tokens = maxTokens > 0 ? promptTokens + maxTokens : preConsumedTokens;
   return toInteger(mul(mul(count(tokens), exact(price.modelRatio)), exact(price.groupRatio)), 'truncate');
 }
+
+/**
+ * The price part of a consume log's `other` (docs/logs.md#what-is-written): the ratios the
+ * quota was computed with, the cached tokens, the fixed price (-1 when billed by tokens) and
+ * the first-response time in ms. The relay and the channel test both write it.
+ */
+export function priceLogFields(price: PriceInfo, usage: Usage, frt: number): Record<string, unknown> {
+  return {
+    model_ratio: price.modelRatio,
+    group_ratio: price.groupRatio,
+    completion_ratio: price.completionRatio,
+    cache_tokens: usage.cachedTokens ?? 0,
+    cache_ratio: price.cacheRatio,
+    model_price: price.usePrice ? price.modelPrice : -1,
+    frt,
+  };
+}

@@ -7,7 +7,7 @@
  */
 import { consumeLogRow, consumeLogsEnabled, recordDashboardUsage, type Consumption } from '../../services/logs/consumption';
 import { pricingName } from '../../services/pricing/ratios';
-import { usageQuota } from '../billing/formula';
+import { priceLogFields, usageQuota } from '../billing/formula';
 import type { PriceInfo } from '../billing/price';
 import type { SettleItem } from '../billing/ledger-sql';
 import type { RelayRuntime } from '../runtime';
@@ -69,15 +69,7 @@ function chargeOf(call: RelayCall, out: Delivered): Charge {
 function otherOf(call: RelayCall, out: Delivered): Record<string, unknown> {
   const p = call.price;
   const u = out.usage;
-  const other: Record<string, unknown> = {
-    model_ratio: p.modelRatio,
-    group_ratio: p.groupRatio,
-    completion_ratio: p.completionRatio,
-    cache_tokens: u.cachedTokens ?? 0,
-    cache_ratio: p.cacheRatio,
-    model_price: p.usePrice ? p.modelPrice : -1,
-    frt: out.firstResponseMs,
-  };
+  const other = priceLogFields(p, u, out.firstResponseMs);
   if (out.reasoningEffort) other.reasoning_effort = out.reasoningEffort;
   if (out.isModelMapped) {
     other.is_model_mapped = true;

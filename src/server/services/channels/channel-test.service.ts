@@ -18,7 +18,7 @@
 import type { AppContext } from '../../context';
 import { AppError, MSG } from '../../errors';
 import { CHANNEL_STATUS } from '../../../shared/channel-types';
-import { usageQuota } from '../../relay/billing/formula';
+import { priceLogFields, usageQuota } from '../../relay/billing/formula';
 import { priceFor, type PriceInfo } from '../../relay/billing/price';
 import { shouldDisable } from '../../relay/channels/health';
 import { toRelayChannel, type RelayChannel } from '../../relay/channels/channel-index';
@@ -114,15 +114,8 @@ async function logTest(ctx: AppContext, billing: TestBilling, channel: RelayChan
     channelId: channel.id,
     group: user.group,
     content: MSG_CHANNEL_TEST.logContent,
-    other: {
-      model_ratio: price.modelRatio,
-      group_ratio: price.groupRatio,
-      completion_ratio: price.completionRatio,
-      cache_tokens: usage.cachedTokens ?? 0,
-      cache_ratio: price.cacheRatio,
-      model_price: price.usePrice ? price.modelPrice : -1,
-      frt: -1000,
-    },
+    // No first-response time: the test waits for the whole answer.
+    other: priceLogFields(price, usage, -1000),
   });
 }
 
