@@ -36,11 +36,31 @@ export default tseslint.config(
     // pure packages above (never Node, other packages, the database, Fastify or the relay), and
     // plumbing/on-first-use, which loads those packages on first use rather than at start.
     files: ['src/server/relay/providers/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: NOT_RELATIVE_NOR_PURE, message: PURE_PROVIDERS }, { regex: '^\\.\\./(?!\\.\\./\\.\\./shared/|\\.\\./plumbing/on-first-use$)', message: PURE_PROVIDERS }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: NOT_RELATIVE_NOR_PURE, message: PURE_PROVIDERS },
+            { regex: '^\\.\\./(?!\\.\\./\\.\\./shared/|\\.\\./plumbing/on-first-use$)', message: PURE_PROVIDERS },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/server/relay/providers/*/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: NOT_RELATIVE_NOR_PURE, message: PURE_PROVIDERS }, { regex: '^\\.\\./\\.\\./(?!\\.\\./\\.\\./shared/|\\.\\./plumbing/on-first-use$)', message: PURE_PROVIDERS }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: NOT_RELATIVE_NOR_PURE, message: PURE_PROVIDERS },
+            { regex: '^\\.\\./\\.\\./(?!\\.\\./\\.\\./shared/|\\.\\./plumbing/on-first-use$)', message: PURE_PROVIDERS },
+          ],
+        },
+      ],
+    },
   },
   {
     // Declarations are data: resources/ and schemas/ hold no React and no Node imports.

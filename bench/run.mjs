@@ -39,6 +39,9 @@ goals.print();
 const outDir = join(new URL('.', import.meta.url).pathname, '.out');
 mkdirSync(outDir, { recursive: true });
 const file = join(outDir, `${chosen.join('-')}-${results.startedAt.replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, JSON.stringify(results, (k, v) => (typeof v === 'function' ? undefined : v), 2));
+writeFileSync(
+  file,
+  JSON.stringify(results, (k, v) => (typeof v === 'function' ? undefined : v), 2),
+);
 console.log(`Figures written to ${file}; took ${((Date.now() - began) / 60000).toFixed(1)} min.`);
 process.exitCode = goals.allMet ? 0 : 1;

@@ -459,7 +459,14 @@ export const channelsResource = defineResource({
         default: 1,
         group: 'advanced',
       },
-      { field: 'max_input_tokens', kind: 'number', labelKey: { zh: '最大输入 Token', en: 'Max input tokens' }, helpKey: { zh: '0 表示不限制', en: '0 means no limit' }, group: 'advanced', ...numberRules('max_input_tokens') },
+      {
+        field: 'max_input_tokens',
+        kind: 'number',
+        labelKey: { zh: '最大输入 Token', en: 'Max input tokens' },
+        helpKey: { zh: '0 表示不限制', en: '0 means no limit' },
+        group: 'advanced',
+        ...numberRules('max_input_tokens'),
+      },
       jsonField('status_code_mapping', 3),
       {
         field: 'proxy',

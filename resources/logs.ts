@@ -96,10 +96,22 @@ export const logsResource = defineResource({
       titleKey: { zh: '用时/首字', en: 'Time / first token' },
       renderer: 'latency',
       hideWhen: NOT_CONSUME,
-      colors: { steps: [{ max: 100.999, color: 'green' }, { max: 299.999, color: 'orange' }], over: 'red' },
+      colors: {
+        steps: [
+          { max: 100.999, color: 'green' },
+          { max: 299.999, color: 'orange' },
+        ],
+        over: 'red',
+      },
       streamField: 'is_stream',
       firstTokenPath: 'other.frt',
-      firstTokenColors: { steps: [{ max: 2.999, color: 'green' }, { max: 9.999, color: 'orange' }], over: 'red' },
+      firstTokenColors: {
+        steps: [
+          { max: 2.999, color: 'green' },
+          { max: 9.999, color: 'orange' },
+        ],
+        over: 'red',
+      },
     },
     { field: 'prompt_tokens', titleKey: { zh: '提示', en: 'Prompt' }, renderer: 'number', hideWhen: NOT_CONSUME },
     { field: 'completion_tokens', titleKey: { zh: '补全', en: 'Completion' }, renderer: 'number', hideWhen: NOT_CONSUME },

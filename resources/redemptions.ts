@@ -57,13 +57,29 @@ export const redemptionsResource = defineResource({
       inMenu: true,
     },
   ],
-  batchActions: [{ key: 'copy', kind: 'copy', labelKey: { zh: '复制所选兑换码', en: 'Copy selected codes' }, field: 'key', emptySelectionKey: { zh: '请至少选择一个兑换码！', en: 'Please select at least one code!' } }],
+  batchActions: [
+    {
+      key: 'copy',
+      kind: 'copy',
+      labelKey: { zh: '复制所选兑换码', en: 'Copy selected codes' },
+      field: 'key',
+      emptySelectionKey: { zh: '请至少选择一个兑换码！', en: 'Please select at least one code!' },
+    },
+  ],
   form: {
     width: 520,
     fields: [
       { field: 'name', kind: 'text', labelKey: NAME, placeholderKey: { zh: '留空则使用格式化后的额度作为名称', en: 'Empty: the formatted quota' }, minLength: 1, ...textRules('name'), default: '' },
       { field: 'quota', kind: 'quota', labelKey: QUOTA, required: true, ...numberRules('quota') },
-      { field: 'count', kind: 'number', labelKey: { zh: '生成数量', en: 'How many' }, helpKey: { zh: '一次生成的兑换码个数（1 到 100）', en: 'How many codes to generate (1 to 100)' }, modes: ['create'], required: true, ...numberRules('count') },
+      {
+        field: 'count',
+        kind: 'number',
+        labelKey: { zh: '生成数量', en: 'How many' },
+        helpKey: { zh: '一次生成的兑换码个数（1 到 100）', en: 'How many codes to generate (1 to 100)' },
+        modes: ['create'],
+        required: true,
+        ...numberRules('count'),
+      },
     ],
   },
   createdListTitleKey: { zh: '兑换码已生成', en: 'Codes generated' },

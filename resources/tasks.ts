@@ -43,7 +43,13 @@ export const tasksResource = defineResource({
     { field: 'progress', titleKey: { zh: '进度', en: 'Progress' }, renderer: 'progress', shape: 'circle' },
     { field: 'spent', titleKey: { zh: '花费时间', en: 'Time spent' }, renderer: 'duration', startField: 'submit_time', endField: 'finish_time', redAbove: 60 },
     { field: 'channel_id', titleKey: { zh: '渠道', en: 'Channel' }, renderer: 'id-tag', minRole: ADMIN },
-    { field: 'platform', titleKey: { zh: '平台', en: 'Platform' }, renderer: 'enum', values: { suno: { labelKey: { zh: 'Suno', en: 'Suno' }, color: 'green' } }, unknown: { labelKey: 'common.unknown' } },
+    {
+      field: 'platform',
+      titleKey: { zh: '平台', en: 'Platform' },
+      renderer: 'enum',
+      values: { suno: { labelKey: { zh: 'Suno', en: 'Suno' }, color: 'green' } },
+      unknown: { labelKey: 'common.unknown' },
+    },
     {
       field: 'action',
       titleKey: { zh: '类型', en: 'Type' },

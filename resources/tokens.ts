@@ -34,7 +34,13 @@ export const tokensResource = defineResource({
   api: '/api/token/',
   routes: { list: '/token', create: '/token/add', edit: '/token/edit/:id' },
   minRole: 1,
-  banner: { type: 'warning', textKey: { zh: '令牌仅供您本人使用，请勿分享给他人或公开；令牌泄露将导致您的额度被他人消耗。', en: 'Tokens are for your personal use only: do not share or publish them; a leaked token spends your quota.' } },
+  banner: {
+    type: 'warning',
+    textKey: {
+      zh: '令牌仅供您本人使用，请勿分享给他人或公开；令牌泄露将导致您的额度被他人消耗。',
+      en: 'Tokens are for your personal use only: do not share or publish them; a leaked token spends your quota.',
+    },
+  },
   search: {
     path: 'search',
     fields: [
@@ -94,7 +100,13 @@ export const tokensResource = defineResource({
     },
   ],
   batchActions: [
-    { key: 'copy', kind: 'copy', labelKey: { zh: '复制所选令牌', en: 'Copy selected tokens' }, template: '{name}    sk-{key}', emptySelectionKey: { zh: '请至少选择一个令牌！', en: 'Please select at least one token!' } },
+    {
+      key: 'copy',
+      kind: 'copy',
+      labelKey: { zh: '复制所选令牌', en: 'Copy selected tokens' },
+      template: '{name}    sk-{key}',
+      emptySelectionKey: { zh: '请至少选择一个令牌！', en: 'Please select at least one token!' },
+    },
   ],
   form: {
     width: 600,
@@ -129,7 +141,14 @@ export const tokensResource = defineResource({
         presets: [10, 20, 30, 100].map((value) => ({ value })),
         ...numberRules('count'),
       },
-      { field: 'group', kind: 'select', labelKey: GROUP, placeholderKey: { zh: '不选则使用用户所在分组', en: 'Empty: your own group' }, options: { kind: 'fetch', url: '/api/user/self/groups' }, emptyOptionsKey: { zh: '管理员未设置用户可选分组', en: 'The administrator offers no groups to choose' } },
+      {
+        field: 'group',
+        kind: 'select',
+        labelKey: GROUP,
+        placeholderKey: { zh: '不选则使用用户所在分组', en: 'Empty: your own group' },
+        options: { kind: 'fetch', url: '/api/user/self/groups' },
+        emptyOptionsKey: { zh: '管理员未设置用户可选分组', en: 'The administrator offers no groups to choose' },
+      },
       { field: 'model_limits_enabled', kind: 'switch', labelKey: { zh: '启用模型限制', en: 'Limit models' }, default: false, group: 'limits' },
       {
         field: 'model_limits',
@@ -145,7 +164,14 @@ export const tokensResource = defineResource({
         visibleWhen: { field: 'model_limits_enabled', in: [true] },
         group: 'limits',
       },
-      { field: 'allow_ips', kind: 'textarea', labelKey: { zh: 'IP 白名单', en: 'Allowed IPs' }, placeholderKey: { zh: '允许的 IP，一行一个，留空不限制', en: 'Allowed IP addresses, one per line; empty allows all' }, rows: 3, group: 'limits' },
+      {
+        field: 'allow_ips',
+        kind: 'textarea',
+        labelKey: { zh: 'IP 白名单', en: 'Allowed IPs' },
+        placeholderKey: { zh: '允许的 IP，一行一个，留空不限制', en: 'Allowed IP addresses, one per line; empty allows all' },
+        rows: 3,
+        group: 'limits',
+      },
     ],
   },
   messages: { created: { zh: '令牌创建成功，请在列表页面点击复制获取令牌！', en: 'Token created: copy it from the list!' }, updated: { zh: '令牌更新成功！', en: 'Token updated!' } },

@@ -23,13 +23,10 @@ const server = http.createServer((req, res) => {
   });
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   pool
-    .stream(
-      { path: req.url, method: req.method, headers: forwardable(req.headers), body: hasBody ? req : undefined, signal: abort.signal },
-      ({ statusCode, headers }) => {
-        res.writeHead(statusCode, forwardable(headers));
-        return res;
-      },
-    )
+    .stream({ path: req.url, method: req.method, headers: forwardable(req.headers), body: hasBody ? req : undefined, signal: abort.signal }, ({ statusCode, headers }) => {
+      res.writeHead(statusCode, forwardable(headers));
+      return res;
+    })
     .catch((err) => {
       if (res.headersSent) return res.destroy(err);
       res.writeHead(502, { 'content-type': 'application/json' });

@@ -13,22 +13,19 @@ function once() {
     const start = process.hrtime.bigint();
     let first;
     let text = '';
-    const req = http.request(
-      { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: input.headers },
-      (res) => {
-        res.setEncoding('utf8');
-        res.on('data', (d) => {
-          text += d;
-          if (first === undefined && (!input.stream || text.includes('data: {'))) first = process.hrtime.bigint();
-        });
-        res.on('end', () => {
-          const end = process.hrtime.bigint();
-          const ok = res.statusCode === 200 && (input.stream ? text.includes('data: [DONE]') : text.includes('"usage"'));
-          resolve({ ok, total: Number(end - start) / 1e6, first: Number((first ?? end) - start) / 1e6, status: res.statusCode, text });
-        });
-        res.on('error', () => resolve({ ok: false }));
-      },
-    );
+    const req = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: input.headers }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (d) => {
+        text += d;
+        if (first === undefined && (!input.stream || text.includes('data: {'))) first = process.hrtime.bigint();
+      });
+      res.on('end', () => {
+        const end = process.hrtime.bigint();
+        const ok = res.statusCode === 200 && (input.stream ? text.includes('data: [DONE]') : text.includes('"usage"'));
+        resolve({ ok, total: Number(end - start) / 1e6, first: Number((first ?? end) - start) / 1e6, status: res.statusCode, text });
+      });
+      res.on('error', () => resolve({ ok: false }));
+    });
     req.on('error', (err) => resolve({ ok: false, status: err.code }));
     req.end(input.body);
   });

@@ -23,21 +23,18 @@ function one() {
       else completed++;
       settle();
     };
-    const req = http.request(
-      { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: input.headers, timeout: input.timeoutMs },
-      (res) => {
-        let tail = '';
-        res.on('data', (d) => {
-          bytes += d.length;
-          tail = (tail + d.toString('latin1')).slice(-64);
-        });
-        res.on('end', () => {
-          if (res.statusCode !== 200) finish(`status ${res.statusCode}`);
-          else finish(tail.includes('data: [DONE]') ? undefined : 'cut short');
-        });
-        res.on('error', (err) => finish(err.code ?? 'response error'));
-      },
-    );
+    const req = http.request({ agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: input.headers, timeout: input.timeoutMs }, (res) => {
+      let tail = '';
+      res.on('data', (d) => {
+        bytes += d.length;
+        tail = (tail + d.toString('latin1')).slice(-64);
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) finish(`status ${res.statusCode}`);
+        else finish(tail.includes('data: [DONE]') ? undefined : 'cut short');
+      });
+      res.on('error', (err) => finish(err.code ?? 'response error'));
+    });
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })));
     req.on('error', (err) => finish(err.code ?? 'request error'));
     req.end(input.body);

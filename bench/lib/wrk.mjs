@@ -29,8 +29,9 @@ export function ensureWrk(log = console.log) {
     }
     if (r.status !== 0 || !found()) {
       throw new Error(
-        `the load rows need wrk, and "apt-get install -y wrk" failed (${r.error?.message ?? `exit ${r.status}`}): ${String(r.stderr ?? '').trim().slice(-400)}\n` +
-          'Install it (Debian/Ubuntu: apt-get install wrk, as root) and run the benchmark again.',
+        `the load rows need wrk, and "apt-get install -y wrk" failed (${r.error?.message ?? `exit ${r.status}`}): ${String(r.stderr ?? '')
+          .trim()
+          .slice(-400)}\n` + 'Install it (Debian/Ubuntu: apt-get install wrk, as root) and run the benchmark again.',
       );
     }
   }

@@ -43,9 +43,7 @@ try {
   }
   times.sort();
   const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
-  process.stdout.write(
-    JSON.stringify({ channels: rows.length, pairs: keys.length, picks: input.picks, misses, buildMs, p50us: at(50), p99us: at(99), maxUs: times[times.length - 1] }) + '\n',
-  );
+  process.stdout.write(JSON.stringify({ channels: rows.length, pairs: keys.length, picks: input.picks, misses, buildMs, p50us: at(50), p99us: at(99), maxUs: times[times.length - 1] }) + '\n');
 } finally {
   await close();
 }

@@ -69,7 +69,13 @@ async function measureRoute(browser, url, route, { session, ready }) {
     // The headers the network stack really sent (Accept-Encoding is added there).
     cdp.on('Network.requestWillBeSentExtraInfo', (e) => (entry(e.requestId).acceptEncoding = headerOf(e.headers, 'accept-encoding')));
     cdp.on('Network.responseReceived', (e) =>
-      Object.assign(entry(e.requestId), { url: e.response.url, type: e.type, status: e.response.status, encoding: headerOf(e.response.headers, 'content-encoding') ?? 'identity', fromCache: e.response.fromDiskCache || e.response.fromServiceWorker }),
+      Object.assign(entry(e.requestId), {
+        url: e.response.url,
+        type: e.type,
+        status: e.response.status,
+        encoding: headerOf(e.response.headers, 'content-encoding') ?? 'identity',
+        fromCache: e.response.fromDiskCache || e.response.fromServiceWorker,
+      }),
     );
     cdp.on('Network.loadingFinished', (e) => Object.assign(entry(e.requestId), { wire: e.encodedDataLength, finished: true }));
     cdp.on('Network.loadingFailed', (e) => Object.assign(entry(e.requestId), { failed: e.errorText }));
@@ -280,7 +286,9 @@ function printConsole(result) {
       ],
       [...r.scripts].sort((a, b) => b.wire - a.wire).concat([{ name: 'total', encoding: '', wire: r.wire, decoded: r.decoded }]),
     );
-    console.log(`Everything ${r.route} loaded from the gateway (document, scripts, styles, API, ...): ${r.everything.count} responses, ${fmt.kb(r.everything.wire)} over the wire, ${fmt.kb(r.everything.decoded)} decoded.`);
+    console.log(
+      `Everything ${r.route} loaded from the gateway (document, scripts, styles, API, ...): ${r.everything.count} responses, ${fmt.kb(r.everything.wire)} over the wire, ${fmt.kb(r.everything.decoded)} decoded.`,
+    );
   }
   if (result.timings.length) {
     printTable(
@@ -319,7 +327,9 @@ export function consoleGoals(result, goals) {
   goals.add(
     'console /channel (signed in) measured as served',
     channel ? true : undefined,
-    channel ? `${fmt.kb(channel.wire)} of JavaScript over the wire, ${fmt.kb(channel.decoded)} decoded, in ${channel.scripts.length} files` : `not measured: ${result.errors.find((e) => e.route === '/channel')?.message ?? '?'}`,
+    channel
+      ? `${fmt.kb(channel.wire)} of JavaScript over the wire, ${fmt.kb(channel.decoded)} decoded, in ${channel.scripts.length} files`
+      : `not measured: ${result.errors.find((e) => e.route === '/channel')?.message ?? '?'}`,
   );
   timeGoal(result, goals, 'login form', `console /login form usable ≤ ${LOGIN_USABLE_GOAL_MS} ms (cold cache, loopback, median)`, LOGIN_USABLE_GOAL_MS);
   timeGoal(result, goals, 'channel rows', `console /channel with many channels shows rows ≤ ${CHANNEL_ROWS_GOAL_MS} ms (cold cache, signed in as root, median)`, CHANNEL_ROWS_GOAL_MS);

@@ -8,19 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CORES, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
 import { openBenchDb } from '../lib/db.mjs';
-import {
-  chatRequest,
-  createChannel,
-  buildServer,
-  ledgerCheck,
-  relayAnswers,
-  removeGatewayFiles,
-  ROOT,
-  seedGateway,
-  setModelRatios,
-  startGateway,
-  stopGateway,
-} from '../lib/gateway.mjs';
+import { chatRequest, createChannel, buildServer, ledgerCheck, relayAnswers, removeGatewayFiles, ROOT, seedGateway, setModelRatios, startGateway, stopGateway } from '../lib/gateway.mjs';
 import { fakeStats, startFake } from '../lib/targets.mjs';
 import { percentile } from '../lib/stats.mjs';
 import { fmt, printTable } from '../lib/report.mjs';
@@ -225,7 +213,11 @@ async function runOn(label, sqlDsn, settings, goals, log) {
       [...filters.map(([k, f]) => [k, (i) => `/api/log/?${page(i)}&${f(i)}`]), ['page 1000, no filter', (i) => `/api/log/?p=${1000 + i}&page_size=10`]],
       settings.dbRepeats,
     );
-    result.logStat = await timeQueries(root, filters.map(([k, f]) => [k, (i) => `/api/log/stat?${f(i)}`]), settings.dbRepeats);
+    result.logStat = await timeQueries(
+      root,
+      filters.map(([k, f]) => [k, (i) => `/api/log/stat?${f(i)}`]),
+      settings.dbRepeats,
+    );
     result.channelList = await timeQueries(
       root,
       [
@@ -245,7 +237,12 @@ async function runOn(label, sqlDsn, settings, goals, log) {
     log(`[${label}] channel choice in process (the relay's ChannelIndex) ...`);
     const location = sqlDsn || gw.sqlitePath;
     try {
-      result.choice = await runWorker(CORES.target, join(ROOT, 'bench/suites/channel-choice.ts'), { dialect: sqlDsn ? 'postgres' : 'sqlite', location, picks: 200_000 }, { timeoutMs: 120_000, node: ['--import', 'tsx'], cwd: ROOT });
+      result.choice = await runWorker(
+        CORES.target,
+        join(ROOT, 'bench/suites/channel-choice.ts'),
+        { dialect: sqlDsn ? 'postgres' : 'sqlite', location, picks: 200_000 },
+        { timeoutMs: 120_000, node: ['--import', 'tsx'], cwd: ROOT },
+      );
     } catch (err) {
       result.choiceError = String(err.message ?? err).slice(0, 300);
     }
@@ -291,7 +288,8 @@ function reportDb(r, goals) {
   const p95 = (list) => percentile(all(list), 95);
   const worst = (list) => list.reduce((a, b) => (b.p95 > a.p95 ? b : a));
   const failed = (list) => list.reduce((n, x) => n + x.failures, 0);
-  const line = (list) => `p95 ${fmt.ms(p95(list), 1)} ms over ${all(list).length} queries (slowest kind: ${worst(list).kind}, p95 ${fmt.ms(worst(list).p95, 1)} ms)${failed(list) ? `; ${failed(list)} failed` : ''}`;
+  const line = (list) =>
+    `p95 ${fmt.ms(p95(list), 1)} ms over ${all(list).length} queries (slowest kind: ${worst(list).kind}, p95 ${fmt.ms(worst(list).p95, 1)} ms)${failed(list) ? `; ${failed(list)} failed` : ''}`;
   goals.add(`[${r.label}] log list with filters p95 ≤ 100 ms`, p95(r.logList) <= 100 && !failed(r.logList), line(r.logList));
   goals.add(`[${r.label}] log stat p95 ≤ 500 ms`, p95(r.logStat) <= 500 && !failed(r.logStat), line(r.logStat));
   goals.add(`[${r.label}] channel list page p95 ≤ 100 ms`, p95(r.channelList) <= 100 && !failed(r.channelList), line(r.channelList));
@@ -305,7 +303,11 @@ function reportDb(r, goals) {
   if (r.choice) {
     const c = r.choice;
     console.log(`\n[${r.label}] channel choice: ${fmt.int(c.picks)} picks over ${c.pairs} (group, model) pairs of ${c.channels} channels; index built in ${c.buildMs.toFixed(1)} ms`);
-    goals.add(`[${r.label}] channel choice p99 ≤ 0.1 ms`, c.p99us <= 100 && c.misses === 0, `p99 ${c.p99us.toFixed(1)} µs, p50 ${c.p50us.toFixed(1)} µs, max ${c.maxUs.toFixed(0)} µs${c.misses ? `, ${c.misses} found no channel` : ''}`);
+    goals.add(
+      `[${r.label}] channel choice p99 ≤ 0.1 ms`,
+      c.p99us <= 100 && c.misses === 0,
+      `p99 ${c.p99us.toFixed(1)} µs, p50 ${c.p50us.toFixed(1)} µs, max ${c.maxUs.toFixed(0)} µs${c.misses ? `, ${c.misses} found no channel` : ''}`,
+    );
   } else {
     goals.add(`[${r.label}] channel choice p99 ≤ 0.1 ms`, undefined, `not measured: ${r.choiceError}`);
   }

@@ -12,7 +12,20 @@ import { join } from 'node:path';
 import { CORES, hwmKb, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
 import { ensureWrk, wrkLoadRow, wrkVersion } from '../lib/wrk.mjs';
 import { eldCleanup, eldFileOf, eldNodeArgs } from '../lib/eld.mjs';
-import { chatRequest, buildServer, rootClient, SERVER_ENTRY, serverLogProblems, ledgerCheck, removeGatewayFiles, relayAnswers, seedGateway, SLOW_MODELS, startGateway, stopGateway } from '../lib/gateway.mjs';
+import {
+  chatRequest,
+  buildServer,
+  rootClient,
+  SERVER_ENTRY,
+  serverLogProblems,
+  ledgerCheck,
+  removeGatewayFiles,
+  relayAnswers,
+  seedGateway,
+  SLOW_MODELS,
+  startGateway,
+  stopGateway,
+} from '../lib/gateway.mjs';
 import { startBare, startFake, worker } from '../lib/targets.mjs';
 import { fmt, printTable } from '../lib/report.mjs';
 import { printProfile, summarizeProfile } from '../lib/profile.mjs';
@@ -282,7 +295,7 @@ function report(results, settings, goals) {
     rows,
   );
   console.log(
-    '(× columns: against the bare proxy\'s row of the same mode and connections. Loop delay: the target\'s own event-loop delay over the measured run,\n' +
+    "(× columns: against the bare proxy's row of the same mode and connections. Loop delay: the target's own event-loop delay over the measured run,\n" +
       ' monitorEventLoopDelay at 10 ms resolution, loaded with --import bench/lib/eld-probe.mjs; the fake is not probed.)',
   );
   for (const mode of ['JSON', 'stream']) {
@@ -326,7 +339,12 @@ function report(results, settings, goals) {
     ],
     memory,
   );
-  if (results.hwm) console.log(`\nVmHWM at the end: ${Object.entries(results.hwm).map(([k, v]) => `${k} ${fmt.mb(v)} MB`).join(', ')}`);
+  if (results.hwm)
+    console.log(
+      `\nVmHWM at the end: ${Object.entries(results.hwm)
+        .map(([k, v]) => `${k} ${fmt.mb(v)} MB`)
+        .join(', ')}`,
+    );
   for (const [key, { count, first }] of Object.entries(results.serverLog ?? {})) {
     console.log(`\nServer log of ${key}: ${count} warning/error lines${count ? `, first:\n  ${first.join('\n  ')}` : ''}`);
   }
@@ -385,7 +403,10 @@ function report(results, settings, goals) {
   }
   {
     const bad = [...rows, ...probes].filter((r) => r.errors > 0);
-    const detail = bad.map((r) => `${r.target} ${r.mode}${r.connections ? ` @${r.connections}` : ' probe'}: ${r.errors}${r.detail ? ` ${JSON.stringify(Object.fromEntries(Object.entries(r.detail).filter(([, v]) => v)))}` : ''}${r.errorSample ? ` ${r.errorSample}` : ''}`);
+    const detail = bad.map(
+      (r) =>
+        `${r.target} ${r.mode}${r.connections ? ` @${r.connections}` : ' probe'}: ${r.errors}${r.detail ? ` ${JSON.stringify(Object.fromEntries(Object.entries(r.detail).filter(([, v]) => v)))}` : ''}${r.errorSample ? ` ${r.errorSample}` : ''}`,
+    );
     goals.add('zero errors in every row', rows.length > 0 && bad.length === 0, bad.length ? detail.join('; ') : `${rows.length} load rows, ${probes.length} probes, 0 errors`);
   }
   if (results.idleQuiet) {
@@ -421,7 +442,7 @@ function report(results, settings, goals) {
     const answerKb = long ? long.bytes / long.count / 1024 : NaN;
     const allowed = Math.max(1.5 * bareExtra, 0.25 * answerKb);
     goals.add(
-      'memory per stream independent of the answer length (long − short ≤ max(1.5× bare\'s, ¼ answer))',
+      "memory per stream independent of the answer length (long − short ≤ max(1.5× bare's, ¼ answer))",
       ...need(extra <= allowed, `+${fmt.int(extra)} KB per stream for ${fmt.int(answerKb)} KB answers (${fmt.int(perStream(long))} vs ${fmt.int(perStream(short))}); bare +${fmt.int(bareExtra)} KB`),
     );
     // Back to baseline: what is left after the settle time, against what the bare proxy keeps.
@@ -483,7 +504,11 @@ function report(results, settings, goals) {
         .join(' ')}`.trim(),
     );
     const o = results.ledgerOff;
-    goals.add('ledger of the logging-off gateway: no open reservation, quota conserved', o.checks.noOpenReservations && o.checks.tokenConserved && o.checks.userConserved, `open ${o.open}; used ${fmt.int(o.used)}`);
+    goals.add(
+      'ledger of the logging-off gateway: no open reservation, quota conserved',
+      o.checks.noOpenReservations && o.checks.tokenConserved && o.checks.userConserved,
+      `open ${o.open}; used ${fmt.int(o.used)}`,
+    );
   } else {
     goals.add('ledger after the run', undefined, relayNote);
   }

@@ -97,7 +97,11 @@ export async function soakSuite(settings, goals, log) {
     goals.add('soak: no busy/locked error', busyLines.length === 0, busyLines.length ? `${busyLines.length} log lines, first: ${busyLines[0].slice(0, 200)}` : 'none in the server log');
     goals.add('soak: no 5xx and no error', fivexx === 0 && errors === 0, `${fivexx} 5xx, ${errors} errors in ${fmt.int(rows[0].requests + rows[1].requests)} requests`);
     const held = rows.map((r, i) => r.rps / rates[modes[i]]);
-    goals.add('soak: the rate held (≥ 0.95× the target)', held.every((x) => x >= 0.95), held.map((x, i) => `${modes[i]} ${fmt.ratio(x)}`).join(', '));
+    goals.add(
+      'soak: the rate held (≥ 0.95× the target)',
+      held.every((x) => x >= 0.95),
+      held.map((x, i) => `${modes[i]} ${fmt.ratio(x)}`).join(', '),
+    );
     goals.add('soak: ledger holds afterwards', ledger.ok, `${fmt.int(ledger.logged)} logged vs ${fmt.int(ledger.used)} used; open ${ledger.open}`);
     return result;
   } finally {

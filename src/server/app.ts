@@ -263,7 +263,18 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
     // one the browser accepts goes. A scope of its own, so the documents' headers stay off.
     await server.register(async (assets) => {
       await assets.register(helmet, subresourceHeaders());
-      await assets.register(fastifyStatic, { root: join(root, 'assets'), prefix: '/assets/', wildcard: false, index: false, maxAge: '365d', immutable: true, etag: false, lastModified: false, preCompressed: true, setHeaders: varyByEncoding });
+      await assets.register(fastifyStatic, {
+        root: join(root, 'assets'),
+        prefix: '/assets/',
+        wildcard: false,
+        index: false,
+        maxAge: '365d',
+        immutable: true,
+        etag: false,
+        lastModified: false,
+        preCompressed: true,
+        setHeaders: varyByEncoding,
+      });
     });
   }
   await server.register(async (pages) => registerPages(pages, ctx, hasConsole));

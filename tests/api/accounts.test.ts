@@ -66,7 +66,10 @@ async function userRow(s: TestServer, username: string) {
 }
 
 async function countUsers(s: TestServer): Promise<number> {
-  const row = await s.app.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await s.app.ctx.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -206,8 +209,7 @@ describeEachDialect('accounts', (dialect) => {
     const first = await mailedCode(s, smtp, 'gina@example.com');
     const second = await mailedCode(s, smtp, 'gina@example.com');
     // The name is taken: a code that passes reaches the next check, one that fails stops at the code.
-    const attempt = async (code: string) =>
-      (await s.client().post('/api/user/register', registration('alice', 'alicepass1', { email: 'gina@example.com', verification_code: code }))).body.message;
+    const attempt = async (code: string) => (await s.client().post('/api/user/register', registration('alice', 'alicepass1', { email: 'gina@example.com', verification_code: code }))).body.message;
     if (first !== second) expect(await attempt(first)).toBe(WRONG_CODE);
     now += 179_000;
     expect(await attempt(second)).toBe(NAME_TAKEN);

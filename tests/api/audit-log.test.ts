@@ -92,7 +92,7 @@ describeEachDialect('audit log', (dialect) => {
     for (const r of [create, updated, disabled]) expect(r!.changes).not.toMatch(/made-pass|other-pass|\$2[aby]\$/);
   });
 
-  it('records redemption codes and an administrator\'s tokens with the keys masked', async () => {
+  it("records redemption codes and an administrator's tokens with the keys masked", async () => {
     const codes = await admin.client.post('/api/redemption/', { name: 'audit-codes', quota: 1000, count: 2 });
     expect(codes.body.success, codes.body.message).toBe(true);
     const code = await s.app.ctx.db.selectFrom('redemptions').select('id').where('key', '=', codes.body.data[0]).executeTakeFirstOrThrow();

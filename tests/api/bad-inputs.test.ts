@@ -88,7 +88,14 @@ describeEachDialect('bad inputs on /api', (dialect) => {
   }
 
   const count = async (table: 'users' | 'tokens' | 'channels' | 'redemptions' | 'logs' | 'abilities') =>
-    Number((await s.app.ctx.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await s.app.ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     s = await startTestServer(dialect);
@@ -100,8 +107,14 @@ describeEachDialect('bad inputs on /api', (dialect) => {
     expect((await alice.client.post('/api/token/', { name: 'alice-token' })).body.success).toBe(true);
     expect((await root.post('/api/redemption/', { name: 'alpha code', quota: 100 })).body.success).toBe(true);
     const now = Math.floor(Date.now() / 1000);
-    await s.app.ctx.db.insertInto('logs').values({ user_id: alice.id, username: 'alice', type: LOG_TYPE.consume, created_at: now, token_name: 'alice-token', model_name: 'gpt-4o', quota: 5, channel_id: channelId }).execute();
-    await s.app.ctx.db.insertInto('midjourneys').values({ user_id: alice.id, mj_id: 'mj-1', action: 'IMAGINE', submit_time: now * 1000, channel_id: channelId }).execute();
+    await s.app.ctx.db
+      .insertInto('logs')
+      .values({ user_id: alice.id, username: 'alice', type: LOG_TYPE.consume, created_at: now, token_name: 'alice-token', model_name: 'gpt-4o', quota: 5, channel_id: channelId })
+      .execute();
+    await s.app.ctx.db
+      .insertInto('midjourneys')
+      .values({ user_id: alice.id, mj_id: 'mj-1', action: 'IMAGINE', submit_time: now * 1000, channel_id: channelId })
+      .execute();
     await s.app.ctx.db.insertInto('tasks').values({ user_id: alice.id, task_id: 'task-1', platform: 'suno', action: 'MUSIC', submit_time: now, channel_id: channelId }).execute();
   });
   afterAll(async () => {
@@ -298,7 +311,10 @@ describeEachDialect('bad inputs on /api', (dialect) => {
       expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
       expect(res.body.success, path).toBe(false);
     }
-    for (const body of [{ id: 2 ** 31, quota: 5 }, { id: 2 ** 53, display_name: 'x' }]) {
+    for (const body of [
+      { id: 2 ** 31, quota: 5 },
+      { id: 2 ** 53, display_name: 'x' },
+    ]) {
       const res = await root.put('/api/user/', body);
       expect(res.status, `${JSON.stringify(body)}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
       expect(res.body.success).toBe(false);

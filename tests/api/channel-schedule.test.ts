@@ -60,7 +60,11 @@ describeEachDialect('scheduled channel checks', (dialect) => {
       await s.app.ctx.options.setInternal('WebhookPrivateAddressEnabled', 'true');
       await setOptions(s, { AutomaticDisableChannelEnabled: 'true', AutomaticEnableChannelEnabled: 'true' });
       root = await s.root();
-      await s.app.ctx.db.updateTable('users').set({ setting: JSON.stringify({ notify_type: 'webhook', webhook_url: `${hook.url}/root` }) }).where('id', '=', root.userId!).execute();
+      await s.app.ctx.db
+        .updateTable('users')
+        .set({ setting: JSON.stringify({ notify_type: 'webhook', webhook_url: `${hook.url}/root` }) })
+        .where('id', '=', root.userId!)
+        .execute();
     });
     afterAll(async () => {
       await s?.close();
@@ -100,9 +104,16 @@ describeEachDialect('scheduled channel checks', (dialect) => {
       expect(listed.get(manual)!.test_time).toBe(0);
 
       // Root heard of each change; a scheduled round does not announce its end.
-      await expect.poll(() => hook.received.slice(hooksBefore).map((h) => h.json.title as string).sort(), { timeout: 5_000 }).toEqual(
-        expect.arrayContaining([expect.stringContaining(`（#${failing}）已被禁用`), expect.stringContaining(`（#${recovered}）已被启用`), expect.stringContaining(`（#${empty}）已被禁用`)]),
-      );
+      await expect
+        .poll(
+          () =>
+            hook.received
+              .slice(hooksBefore)
+              .map((h) => h.json.title as string)
+              .sort(),
+          { timeout: 5_000 },
+        )
+        .toEqual(expect.arrayContaining([expect.stringContaining(`（#${failing}）已被禁用`), expect.stringContaining(`（#${recovered}）已被启用`), expect.stringContaining(`（#${empty}）已被禁用`)]));
       expect(hook.received.slice(hooksBefore).some((h) => h.json.title === '通道测试完成')).toBe(false);
 
       // The rounds go on: the healthy channel is tested again in a later one.
@@ -166,7 +177,10 @@ describeEachDialect('scheduled channel checks', (dialect) => {
       const fake = await startFakeOpenAI({ keys: [GOOD] });
       const master = await startTestServer(dialect);
       try {
-        const slave = await startTestServer(dialect, { database: master.database, env: { NODE_TYPE: 'slave', CHANNEL_TEST_FREQUENCY: String(PERIOD_MINUTES), CHANNEL_UPDATE_FREQUENCY: String(PERIOD_MINUTES) } });
+        const slave = await startTestServer(dialect, {
+          database: master.database,
+          env: { NODE_TYPE: 'slave', CHANNEL_TEST_FREQUENCY: String(PERIOD_MINUTES), CHANNEL_UPDATE_FREQUENCY: String(PERIOD_MINUTES) },
+        });
         try {
           await setOptions(slave, { AutomaticDisableChannelEnabled: 'true' });
           const root = await master.root();

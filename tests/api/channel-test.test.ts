@@ -40,7 +40,11 @@ describeEachDialect('channel tests and balances', (dialect) => {
     await s.app.ctx.options.setInternal('WebhookPrivateAddressEnabled', 'true');
     root = await s.root();
     const rootId = root.userId!;
-    await s.app.ctx.db.updateTable('users').set({ setting: JSON.stringify({ notify_type: 'webhook', webhook_url: `${hook.url}/root` }) }).where('id', '=', rootId).execute();
+    await s.app.ctx.db
+      .updateTable('users')
+      .set({ setting: JSON.stringify({ notify_type: 'webhook', webhook_url: `${hook.url}/root` }) })
+      .where('id', '=', rootId)
+      .execute();
   });
   afterAll(async () => {
     await s?.close();

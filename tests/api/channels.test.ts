@@ -60,11 +60,7 @@ describeEachDialect('channels', (dialect) => {
   async function expectIndexInStep(): Promise<void> {
     const channels = await s.app.ctx.db.selectFrom('channels').selectAll().execute();
     const expected = channels
-      .flatMap((c) =>
-        names(c.group).flatMap((group) =>
-          names(c.models).map((model) => JSON.stringify([group, model, c.id, c.status === 1, Number(c.priority), Number(c.weight), c.tag || null])),
-        ),
-      )
+      .flatMap((c) => names(c.group).flatMap((group) => names(c.models).map((model) => JSON.stringify([group, model, c.id, c.status === 1, Number(c.priority), Number(c.weight), c.tag || null]))))
       .sort();
     const actual = (await s.app.ctx.db.selectFrom('abilities').selectAll().execute())
       .map((a) => JSON.stringify([a.group, a.model, a.channel_id, asBool(a.enabled), Number(a.priority), Number(a.weight), a.tag || null]))
@@ -73,7 +69,10 @@ describeEachDialect('channels', (dialect) => {
   }
 
   async function countChannels(): Promise<number> {
-    const row = await s.app.ctx.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await s.app.ctx.db
+      .selectFrom('channels')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -329,7 +328,13 @@ describeEachDialect('channels', (dialect) => {
     expect((await root.put('/api/channel/tag', { tag: 'te-tag', model_mapping: '{' })).body).toEqual({ success: false, message: '模型映射必须是合法的 JSON 格式！' });
 
     const res = await root.put('/api/channel/tag', {
-      tag: 'te-tag', new_tag: 'te-renamed', models: ['te-2', 'te-3'], groups: 'vip,svip', priority: 8, weight: 6, model_mapping: '{"te-2":"up-2"}',
+      tag: 'te-tag',
+      new_tag: 'te-renamed',
+      models: ['te-2', 'te-3'],
+      groups: 'vip,svip',
+      priority: 8,
+      weight: 6,
+      model_mapping: '{"te-2":"up-2"}',
     });
     expect(res.body).toMatchObject({ success: true, data: 2 });
     for (const id of ids) {
@@ -388,7 +393,11 @@ describeEachDialect('channels', (dialect) => {
 
     const byType = await user.get('/api/models');
     expect(byType.body.success).toBe(true);
-    expect(Object.keys(byType.body.data).map(Number).sort((x, y) => x - y)).toEqual(CHANNEL_TYPES.map((t) => t.id));
+    expect(
+      Object.keys(byType.body.data)
+        .map(Number)
+        .sort((x, y) => x - y),
+    ).toEqual(CHANNEL_TYPES.map((t) => t.id));
     expect(byType.body.data['14']).toContain('claude-3-5-sonnet-20241022');
     expect((await s.client().get('/api/models')).status).toBe(401);
   });
@@ -471,7 +480,11 @@ describeEachDialect('channels', (dialect) => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const some = <T>(items: readonly T[]): T[] => items.filter(() => random() < 0.5).concat(pick(items)).filter((v, i, a) => a.indexOf(v) === i);
+    const some = <T>(items: readonly T[]): T[] =>
+      items
+        .filter(() => random() < 0.5)
+        .concat(pick(items))
+        .filter((v, i, a) => a.indexOf(v) === i);
     const models = ['pm-1', 'pm-2', 'pm-3', 'pm-4'];
     const groups = ['default', 'vip', 'svip'];
     const tags = ['pt-1', 'pt-2', 'pt-3'];
@@ -487,7 +500,17 @@ describeEachDialect('channels', (dialect) => {
       },
       async () => {
         if (!live.length) return;
-        ok(await root.put('/api/channel/', { id: pick(live), models: some(models).join(','), group: some(groups).join(','), priority: Math.floor(random() * 10), weight: Math.floor(random() * 5), tag: pick(['', ...tags]), status: pick([1, 2, 3]) }));
+        ok(
+          await root.put('/api/channel/', {
+            id: pick(live),
+            models: some(models).join(','),
+            group: some(groups).join(','),
+            priority: Math.floor(random() * 10),
+            weight: Math.floor(random() * 5),
+            tag: pick(['', ...tags]),
+            status: pick([1, 2, 3]),
+          }),
+        );
       },
       async () => {
         if (!live.length) return;

@@ -52,7 +52,11 @@ describe('Dockerfile', () => {
   it('builds in stages on the Node of the engines field and runs as an unprivileged user with /data', () => {
     const engines = JSON.parse(readFileSync('package.json', 'utf8')).engines.node as string;
     const nodeMajor = /(\d+)/.exec(engines)![1];
-    const base = dockerfile.getInitialARGs().find((a) => a.getProperty()?.getName() === 'NODE_IMAGE')!.getProperty()!.getValue();
+    const base = dockerfile
+      .getInitialARGs()
+      .find((a) => a.getProperty()?.getName() === 'NODE_IMAGE')!
+      .getProperty()!
+      .getValue();
     expect(base).toBe(`node:${nodeMajor}-bookworm-slim`);
     expect(instructions.filter((i) => i.getKeyword() === 'FROM').length).toBeGreaterThanOrEqual(3);
     expect(dockerfileText).toMatch(/RUN npm ci\n/);
@@ -89,7 +93,10 @@ describe('the image start command', () => {
     const deadline = Date.now() + 60_000;
     let healthy = false;
     while (!healthy && Date.now() < deadline && running.exitCode === null) {
-      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (!healthy) await new Promise((r) => setTimeout(r, 200));
     }
     expect(healthy).toBe(true);
@@ -109,7 +116,10 @@ describe('the image start command', () => {
 
 describe('docker-compose.yml', () => {
   const compose = parseYaml(readFileSync('docker-compose.yml', 'utf8'), { merge: true }) as {
-    services: Record<string, { image?: string; build?: string; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }>; healthcheck?: { test: string[] }; volumes?: string[] }>;
+    services: Record<
+      string,
+      { image?: string; build?: string; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }>; healthcheck?: { test: string[] }; volumes?: string[] }
+    >;
   };
   const { db, cache, master, slave } = compose.services;
 

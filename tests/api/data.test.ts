@@ -63,7 +63,18 @@ describeEachDialect('dashboard data API', (dialect) => {
     await recordConsumption(ctx, consumption(alice, { modelName: 'claude-3-opus', quota: 7, createdAt: lastHour + 5 }));
     await recordConsumption(ctx, consumption(bob, { quota: 30, createdAt: thisHour + 20 }));
     const log = await ctx.db.selectFrom('logs').selectAll().where('user_id', '=', alice.id).where('type', '=', LOG_TYPE.consume).orderBy('id').executeTakeFirstOrThrow();
-    expect(log).toMatchObject({ username: 'alice', token_name: 'default-token', model_name: 'gpt-4o', quota: 100, prompt_tokens: 10, completion_tokens: 5, use_time: 2, channel_id: 1, group: 'default', created_at: thisHour + 10 });
+    expect(log).toMatchObject({
+      username: 'alice',
+      token_name: 'default-token',
+      model_name: 'gpt-4o',
+      quota: 100,
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      use_time: 2,
+      channel_id: 1,
+      group: 'default',
+      created_at: thisHour + 10,
+    });
     expect(JSON.parse(log.other)).toEqual({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, model_price: -1 });
     expect(ctx.quotaData.pending).toBe(3);
     expect(await quotaRows()).toHaveLength(0);

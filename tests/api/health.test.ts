@@ -156,22 +156,30 @@ describe('drain on SIGTERM', () => {
     await new Promise((r) => setTimeout(r, 200));
 
     running.kill('SIGTERM');
-    await until('/readyz to answer 503', async () => {
-      const ready = await probe(`${url}/readyz`);
-      return ready.status === 503 && ready.body.draining === true;
-    }, 5_000);
+    await until(
+      '/readyz to answer 503',
+      async () => {
+        const ready = await probe(`${url}/readyz`);
+        return ready.status === 503 && ready.body.draining === true;
+      },
+      5_000,
+    );
     // Alive, and still serving during the delay.
     expect((await probe(`${url}/healthz`)).status).toBe(200);
 
     // After the delay the listener closes: new connections are refused ...
-    await until('the listener to close', async () => {
-      try {
-        await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
-        return false;
-      } catch {
-        return true;
-      }
-    }, 10_000);
+    await until(
+      'the listener to close',
+      async () => {
+        try {
+          await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      10_000,
+    );
     expect(running.exitCode).toBeNull();
     // ... while the request in flight is still answered in full.
     inFlight!.end(body.slice(half));

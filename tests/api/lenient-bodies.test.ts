@@ -275,5 +275,4 @@ describeEachDialect('lenient bodies, strict values', (dialect) => {
       await refuses(root, 'PUT', '/api/redemption/?status_only=true', { id: row.id, status: 9 }, 200, '无效的兑换码状态');
     });
   });
-
 });

@@ -14,7 +14,10 @@ const SELF_HEADER = 'ID,时间,令牌,分组,类型,模型,用时(秒),流式,�
 
 /** The CSV lines of a reply (none of the rows here hold a line break unless a test says so). */
 function lines(text: string): string[] {
-  return text.replace(/^\uFEFF/, '').split('\n').filter((l) => l !== '');
+  return text
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 /** A full garbage collection (V8's own, exposed at run time), so the heap counts live objects only. */

@@ -50,7 +50,20 @@ describeEachDialect('log search and the token usage lookup', (dialect) => {
     alice = await createUser(s, 'alice');
     bob = await createUser(s, 'bob');
     const { db } = s.app.ctx;
-    await db.insertInto('channels').values({ name: 'alpha', key: 'sk-secret-of-alpha', open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    await db
+      .insertInto('channels')
+      .values({
+        name: 'alpha',
+        key: 'sk-secret-of-alpha',
+        open_ai_organization: null,
+        test_model: null,
+        model_mapping: null,
+        status_code_mapping: null,
+        tag: null,
+        setting: null,
+        param_override: null,
+      })
+      .execute();
     channel = (await db.selectFrom('channels').select('id').executeTakeFirstOrThrow()).id;
     const tokenRows = [
       { key: KEY_A, user_id: alice.id, name: 'tok-a', status: 1 },
@@ -59,25 +72,89 @@ describeEachDialect('log search and the token usage lookup', (dialect) => {
       { key: KEY_C, user_id: bob.id, name: 'tok-c', status: 1 },
       { key: KEY_DELETED, user_id: alice.id, name: 'tok-d', status: 1, deleted_at: new Date().toISOString().slice(0, 19).replace('T', ' ') },
     ];
-    for (const row of tokenRows) await db.insertInto('tokens').values({ deleted_at: null, ...row }).execute();
+    for (const row of tokenRows)
+      await db
+        .insertInto('tokens')
+        .values({ deleted_at: null, ...row })
+        .execute();
     for (const t of await db.selectFrom('tokens').select(['id', 'key']).execute()) tokens.set(t.key, t.id);
 
     await db.deleteFrom('logs').execute();
     const other = JSON.stringify({ model_ratio: 1, group_ratio: 1, admin_info: { use_channel: [String(channel)] } });
     const rows: Array<[string, 'alice' | 'bob', Omit<NewLog, 'user_id' | 'username'>]> = [
-      ['bobConsume', 'bob', { type: LOG_TYPE.consume, created_at: now - 2 * 86400, token_id: tokens.get(KEY_C)!, token_name: 'tok-c', model_name: 'claude-3-opus', content: '模型倍率 2，补全倍率 1，分组倍率 1', quota: 500, channel_id: channel, other }],
+      [
+        'bobConsume',
+        'bob',
+        {
+          type: LOG_TYPE.consume,
+          created_at: now - 2 * 86400,
+          token_id: tokens.get(KEY_C)!,
+          token_name: 'tok-c',
+          model_name: 'claude-3-opus',
+          content: '模型倍率 2，补全倍率 1，分组倍率 1',
+          quota: 500,
+          channel_id: channel,
+          other,
+        },
+      ],
       ['aliceTopup', 'alice', { type: LOG_TYPE.topup, created_at: now - 7200, content: '通过兑换码充值 ＄1.000000 额度，兑换码ID 1' }],
-      ['aliceOld', 'alice', { type: LOG_TYPE.consume, created_at: now - 3600, token_id: tokens.get(KEY_A)!, token_name: 'tok-a', model_name: 'gpt-4o', content: '模型倍率 1，补全倍率 1，分组倍率 1', quota: 300, channel_id: channel, other }],
+      [
+        'aliceOld',
+        'alice',
+        {
+          type: LOG_TYPE.consume,
+          created_at: now - 3600,
+          token_id: tokens.get(KEY_A)!,
+          token_name: 'tok-a',
+          model_name: 'gpt-4o',
+          content: '模型倍率 1，补全倍率 1，分组倍率 1',
+          quota: 300,
+          channel_id: channel,
+          other,
+        },
+      ],
       ['bobManage', 'bob', { type: LOG_TYPE.manage, created_at: now - 100, content: '管理员将用户额度从 0 点额度修改为 10 点额度' }],
-      ['aliceDisabledToken', 'alice', { type: LOG_TYPE.consume, created_at: now - 30, token_id: tokens.get(KEY_B)!, token_name: 'tok-b', model_name: 'gpt-4o-mini', content: '模型倍率 1，补全倍率 1，分组倍率 1', quota: 200, channel_id: channel, other }],
-      ['aliceNew', 'alice', { type: LOG_TYPE.consume, created_at: now - 10, token_id: tokens.get(KEY_A)!, token_name: 'tok-a', model_name: 'gpt-4o-mini', content: '模型倍率 1，补全倍率 1，分组倍率 1', quota: 100, channel_id: channel, other, group: 'vip' }],
+      [
+        'aliceDisabledToken',
+        'alice',
+        {
+          type: LOG_TYPE.consume,
+          created_at: now - 30,
+          token_id: tokens.get(KEY_B)!,
+          token_name: 'tok-b',
+          model_name: 'gpt-4o-mini',
+          content: '模型倍率 1，补全倍率 1，分组倍率 1',
+          quota: 200,
+          channel_id: channel,
+          other,
+        },
+      ],
+      [
+        'aliceNew',
+        'alice',
+        {
+          type: LOG_TYPE.consume,
+          created_at: now - 10,
+          token_id: tokens.get(KEY_A)!,
+          token_name: 'tok-a',
+          model_name: 'gpt-4o-mini',
+          content: '模型倍率 1，补全倍率 1，分组倍率 1',
+          quota: 100,
+          channel_id: channel,
+          other,
+          group: 'vip',
+        },
+      ],
       ['bobSystem', 'bob', { type: LOG_TYPE.system, created_at: now - 8, content: '2 倍奖励' }],
       ['literal', 'alice', { type: LOG_TYPE.system, created_at: now - 6, content: 'a_b%c 字面' }],
       ['wildcardBait', 'alice', { type: LOG_TYPE.system, created_at: now - 4, content: 'axbyc 通配' }],
     ];
     for (const [name, who, row] of rows) {
       const user = who === 'alice' ? alice : bob;
-      await db.insertInto('logs').values({ ...row, user_id: user.id, username: user.username }).execute();
+      await db
+        .insertInto('logs')
+        .values({ ...row, user_id: user.id, username: user.username })
+        .execute();
       log[name] = (await db.selectFrom('logs').select('id').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).id;
     }
   });

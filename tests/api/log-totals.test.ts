@@ -36,7 +36,10 @@ describeEachDialect('log totals', (dialect) => {
     if (f.end !== undefined) q = q.where('created_at', '<=', f.end);
     if (f.username !== undefined) q = q.where('username', '=', f.username);
     const total = await (f.type === undefined ? q : q.where('type', '=', f.type)).select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    const consumed = await q.where('type', '=', LOG_TYPE.consume).select(sql<number | string | null>`sum(quota)`.as('q')).executeTakeFirstOrThrow();
+    const consumed = await q
+      .where('type', '=', LOG_TYPE.consume)
+      .select(sql<number | string | null>`sum(quota)`.as('q'))
+      .executeTakeFirstOrThrow();
     return { total: Number(total.n), consumed: Number(consumed.q ?? 0) };
   }
 
@@ -133,7 +136,9 @@ describeEachDialect('log totals', (dialect) => {
     const names = async (): Promise<string[]> => {
       if (dialect.name === 'sqlite') return (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'logs'`.execute(db)).rows.map((r) => r.name);
       if (dialect.name === 'postgres') return (await sql<{ name: string }>`SELECT indexname AS name FROM pg_indexes WHERE tablename = 'logs'`.execute(db)).rows.map((r) => r.name);
-      return (await sql<{ name: string }>`SELECT DISTINCT index_name AS name FROM information_schema.statistics WHERE table_schema = database() AND table_name = 'logs'`.execute(db)).rows.map((r) => r.name);
+      return (await sql<{ name: string }>`SELECT DISTINCT index_name AS name FROM information_schema.statistics WHERE table_schema = database() AND table_name = 'logs'`.execute(db)).rows.map(
+        (r) => r.name,
+      );
     };
     const indexes = await names();
     expect(indexes).toContain('idx_logs_created_at_type_quota');
@@ -185,8 +190,19 @@ describeEachDialect('log totals', (dialect) => {
       }),
     ).rejects.toThrow('roll back');
     await expectExactTotals('rolled back');
-    const batch = Array.from({ length: 300 }, (_, i): NewLog => ({ user_id: 1, username: 'dave', type: i % 4 === 0 ? LOG_TYPE.system : LOG_TYPE.consume, created_at: base + ((i * 7919) % (6 * HOUR)), quota: i, content: '' }));
-    for (let i = 0; i < batch.length; i += 100) await db.insertInto('logs').values(batch.slice(i, i + 100)).execute();
+    const batch = Array.from({ length: 300 }, (_, i): NewLog => ({
+      user_id: 1,
+      username: 'dave',
+      type: i % 4 === 0 ? LOG_TYPE.system : LOG_TYPE.consume,
+      created_at: base + ((i * 7919) % (6 * HOUR)),
+      quota: i,
+      content: '',
+    }));
+    for (let i = 0; i < batch.length; i += 100)
+      await db
+        .insertInto('logs')
+        .values(batch.slice(i, i + 100))
+        .execute();
     await expectExactTotals('batch inserted');
   });
 
@@ -196,7 +212,11 @@ describeEachDialect('log totals', (dialect) => {
     expect(res.body.data).toBeGreaterThan(0);
     await expectExactTotals('cleaned');
     if (hasHourTotals(dialect.name)) {
-      const left = await db.selectFrom('log_hour_totals').select(['hour', 'n']).where((eb) => eb.or([eb('hour', '<', base + HOUR), eb('n', '=', 0)])).execute();
+      const left = await db
+        .selectFrom('log_hour_totals')
+        .select(['hour', 'n'])
+        .where((eb) => eb.or([eb('hour', '<', base + HOUR), eb('n', '=', 0)]))
+        .execute();
       expect(left).toEqual([]);
     }
   });

@@ -56,7 +56,11 @@ describeEachDialect('usage logs API', (dialect) => {
     alice = await createUser(s, 'alice');
     bob = await createUser(s, 'bob');
     const { db } = s.app.ctx;
-    for (const name of ['alpha', 'beta']) await db.insertInto('channels').values({ name, key: `sk-secret-of-${name}`, open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    for (const name of ['alpha', 'beta'])
+      await db
+        .insertInto('channels')
+        .values({ name, key: `sk-secret-of-${name}`, open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null })
+        .execute();
     const channels = await db.selectFrom('channels').select(['id', 'name']).orderBy('id').execute();
     alpha = channels[0]!.id;
     beta = channels[1]!.id;
@@ -65,7 +69,10 @@ describeEachDialect('usage logs API', (dialect) => {
       const user = who === 'alice' ? alice : bob;
       const channel = channelOf(i);
       const other = row.type === LOG_TYPE.consume ? JSON.stringify({ model_ratio: 1.25, group_ratio: 1, frt: 320, admin_info: { use_channel: [String(channel)] } }) : '';
-      await db.insertInto('logs').values({ ...row, user_id: user.id, username: user.username, channel_id: channel, other }).execute();
+      await db
+        .insertInto('logs')
+        .values({ ...row, user_id: user.id, username: user.username, channel_id: channel, other })
+        .execute();
     }
     ids = (await db.selectFrom('logs').select('id').orderBy('id').execute()).map((r) => r.id);
   });
@@ -263,7 +270,11 @@ describeEachDialect('usage logs API', (dialect) => {
   it('deletes in chunks across a large table', async () => {
     const { db } = s.app.ctx;
     const old = Array.from({ length: 12_000 }, (_, i) => ({ user_id: bob.id, username: 'bob', type: LOG_TYPE.system, created_at: now - 90 * 86400 + i, content: 'old' }));
-    for (let i = 0; i < old.length; i += 500) await db.insertInto('logs').values(old.slice(i, i + 500)).execute();
+    for (let i = 0; i < old.length; i += 500)
+      await db
+        .insertInto('logs')
+        .values(old.slice(i, i + 500))
+        .execute();
     const res = await root.delete(`/api/log/?target_timestamp=${now - 30 * 86400}`);
     expect(res.body.data).toBe(12_000);
     expect(await db.selectFrom('logs').select('id').execute()).toHaveLength(5);

@@ -29,7 +29,11 @@ async function setOptions(s: TestServer, values: Record<string, string>): Promis
 }
 
 async function storeSetting(s: TestServer, userId: number, setting: Record<string, unknown>): Promise<void> {
-  await s.app.ctx.db.updateTable('users').set({ setting: JSON.stringify(setting) }).where('id', '=', userId).execute();
+  await s.app.ctx.db
+    .updateTable('users')
+    .set({ setting: JSON.stringify(setting) })
+    .where('id', '=', userId)
+    .execute();
 }
 
 describeEachDialect('notifications', (dialect) => {

@@ -410,19 +410,12 @@ describeEachDialect('oauth', (dialect) => {
       expect(first.body.data.username).toBe(name);
       const clash = await oidc().signIn(s.client(), fakes.oidc.issueCode({ sub: `s2-${name}`, email: 'b@e.com', preferred_username: name }, `${SERVER_ADDRESS}/oauth/oidc`));
       expect(clash.body.data.username).toMatch(/^oidc_\d+$/);
-      const long = await oidc().signIn(
-        s.client(),
-        fakes.oidc.issueCode({ sub: `s3-${name}`, email: 'c@e.com', preferred_username: 'a-very-long-preferred-name' }, `${SERVER_ADDRESS}/oauth/oidc`),
-      );
+      const long = await oidc().signIn(s.client(), fakes.oidc.issueCode({ sub: `s3-${name}`, email: 'c@e.com', preferred_username: 'a-very-long-preferred-name' }, `${SERVER_ADDRESS}/oauth/oidc`));
       expect(long.body.data.username).toMatch(/^oidc_\d+$/);
     });
 
     it('linuxdo: a refused code, a failing /api/user and no connection', async () => {
-      await expectFailure(
-        linuxdo(),
-        'not-a-code',
-        'failed to get access token: The provided authorization grant is invalid, expired, revoked, or was issued to another client.',
-      );
+      await expectFailure(linuxdo(), 'not-a-code', 'failed to get access token: The provided authorization grant is invalid, expired, revoked, or was issued to another client.');
       fakes.linuxdo.failProfile = true;
       try {
         await expectFailure(linuxdo(), linuxdo().code('79999'), 'invalid user info returned');

@@ -12,7 +12,6 @@ import { ApiClient } from '../helpers/server';
 import { freePort } from '../helpers/ports';
 import { exitOf } from '../helpers/server-process';
 
-
 function startProcess(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
@@ -36,7 +35,6 @@ async function waitForStatus(url: string, child: ChildProcess): Promise<void> {
   }
   throw new Error('server did not answer in time');
 }
-
 
 describe('server process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-proc-'));

@@ -298,7 +298,10 @@ describeEachDialect('the reference console against our server', (dialect) => {
       const copy = await admin.post('/api/channel/', { ...row, name: `${row.name}_复制`, created_time: null, balance: 0, used_quota: 0, id: undefined });
       expect({ status: copy.status, body: copy.body }).toEqual({ status: 200, body: { success: false, message: '请填写渠道名称和渠道密钥！' } });
       // With a key typed in, the same row is a new channel.
-      succeeded(await admin.post('/api/channel/', { ...row, name: `${row.name}_复制`, created_time: null, balance: 0, used_quota: 0, id: undefined, key: 'sk-compat-copy' }), 'copy channel with a key');
+      succeeded(
+        await admin.post('/api/channel/', { ...row, name: `${row.name}_复制`, created_time: null, balance: 0, used_quota: 0, id: undefined, key: 'sk-compat-copy' }),
+        'copy channel with a key',
+      );
       succeeded(await admin.post('/api/channel/batch/tag', { ids, tag: 'compat-batch' }), 'batch tag');
       succeeded(await admin.post('/api/channel/batch/tag', { ids, tag: 'compat-batch', ...EXTRA }), 'batch tag, extra fields');
       succeeded(await admin.post('/api/channel/fix'), 'fix');
@@ -322,7 +325,13 @@ describeEachDialect('the reference console against our server', (dialect) => {
       const data = succeeded(await user.get(`/api/token/${id}`), 'GET token');
       data.model_limits = data.model_limits !== '' ? data.model_limits.split(',') : [];
       const expiry = timestamp2string(now + 86400);
-      const localInputs = { ...data, name: 'compat-token-edited', remain_quota: parseInt(String(data.remain_quota)), expired_time: Math.ceil(Date.parse(expiry) / 1000), model_limits: data.model_limits.join(',') };
+      const localInputs = {
+        ...data,
+        name: 'compat-token-edited',
+        remain_quota: parseInt(String(data.remain_quota)),
+        expired_time: Math.ceil(Date.parse(expiry) / 1000),
+        model_limits: data.model_limits.join(','),
+      };
       succeeded(await user.put('/api/token/', { ...localInputs, id: parseInt(String(id)) }), 'PUT token, whole record');
       // A newer console's token form and record.
       succeeded(await user.post('/api/token/', { ...inputs, name: 'compat-token-newer', model_limits: '', ...NEWER_TOKEN_FIELDS }), 'create token, newer form');
@@ -377,10 +386,7 @@ describeEachDialect('the reference console against our server', (dialect) => {
           `admin logs ${from}..${to}`,
         );
         succeeded(await user.get(encodeURI(`/api/log/self/?p=1&page_size=10&type=0&token_name=&model_name=&start_timestamp=${from}&end_timestamp=${to}&group=`)), `own logs ${from}..${to}`);
-        succeeded(
-          await admin.get(encodeURI(`/api/log/stat?type=0&username=&token_name=&model_name=&start_timestamp=${from}&end_timestamp=${to}&channel=&group=`)),
-          `admin stat ${from}..${to}`,
-        );
+        succeeded(await admin.get(encodeURI(`/api/log/stat?type=0&username=&token_name=&model_name=&start_timestamp=${from}&end_timestamp=${to}&channel=&group=`)), `admin stat ${from}..${to}`);
         succeeded(await user.get(encodeURI(`/api/log/self/stat?type=0&token_name=&model_name=&start_timestamp=${from}&end_timestamp=${to}&group=`)), `own stat ${from}..${to}`);
       }
     });

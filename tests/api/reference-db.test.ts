@@ -18,12 +18,35 @@ import { schemaShape, type SchemaShape } from '../fixtures/reference-db/schema-s
 const ADDED_COLUMNS: Record<ReferenceKind, string[]> = {
   'new-api': ['channels.max_input_tokens', 'midjourneys.token_id', 'midjourneys.billing', 'tasks.token_id', 'tasks.billing'],
   'one-api': [
-    'users.telegram_id', 'users.linux_do_id', 'users.aff_count', 'users.aff_quota', 'users.aff_history', 'users.deleted_at', 'users.setting',
-    'tokens.model_limits_enabled', 'tokens.model_limits', 'tokens.allow_ips', 'tokens.group', 'tokens.deleted_at',
-    'channels.open_ai_organization', 'channels.test_model', 'channels.status_code_mapping', 'channels.auto_ban', 'channels.other_info',
-    'channels.tag', 'channels.setting', 'channels.param_override', 'channels.max_input_tokens',
-    'abilities.weight', 'abilities.tag', 'redemptions.used_user_id', 'redemptions.deleted_at',
-    'logs.use_time', 'logs.token_id', 'logs.group', 'logs.other',
+    'users.telegram_id',
+    'users.linux_do_id',
+    'users.aff_count',
+    'users.aff_quota',
+    'users.aff_history',
+    'users.deleted_at',
+    'users.setting',
+    'tokens.model_limits_enabled',
+    'tokens.model_limits',
+    'tokens.allow_ips',
+    'tokens.group',
+    'tokens.deleted_at',
+    'channels.open_ai_organization',
+    'channels.test_model',
+    'channels.status_code_mapping',
+    'channels.auto_ban',
+    'channels.other_info',
+    'channels.tag',
+    'channels.setting',
+    'channels.param_override',
+    'channels.max_input_tokens',
+    'abilities.weight',
+    'abilities.tag',
+    'redemptions.used_user_id',
+    'redemptions.deleted_at',
+    'logs.use_time',
+    'logs.token_id',
+    'logs.group',
+    'logs.other',
   ],
 };
 
@@ -79,7 +102,14 @@ for (const kind of ['new-api', 'one-api'] as const) {
         .where('type', '=', 2)
         .where('token_name', '=', 'laptop')
         .executeTakeFirstOrThrow();
-      return { userQuota: Number(user.quota), userUsed: Number(user.used_quota), tokenUsed: Number(token.used_quota), channelUsed: Number(channel.used_quota), logs: Number(logs.n), logQuota: Number(logs.q) };
+      return {
+        userQuota: Number(user.quota),
+        userUsed: Number(user.used_quota),
+        tokenUsed: Number(token.used_quota),
+        channelUsed: Number(channel.used_quota),
+        logs: Number(logs.n),
+        logQuota: Number(logs.q),
+      };
     };
 
     it('starts without writing an option row, and serves the saved ones', async () => {
@@ -136,8 +166,18 @@ for (const kind of ['new-api', 'one-api'] as const) {
       expect((await root.delete(`/api/channel/${added.id}`)).body.success).toBe(true);
     });
 
-    it('refuses values wider than the reference\'s columns with a 4xx, writing nothing', async () => {
-      const count = async () => Number((await plain((db) => db.selectFrom('channels').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow())).n);
+    it("refuses values wider than the reference's columns with a 4xx, writing nothing", async () => {
+      const count = async () =>
+        Number(
+          (
+            await plain((db) =>
+              db
+                .selectFrom('channels')
+                .select((eb) => eb.fn.countAll().as('n'))
+                .executeTakeFirstOrThrow(),
+            )
+          ).n,
+        );
       const channels = await count();
       const groups = await root.post('/api/channel/', { name: 'wide-groups', type: 1, key: 'sk-wide', models: 'gpt-4o', groups: ['g'.repeat(40), 'h'.repeat(40)] });
       expect(groups.body).toMatchObject({ success: false });

@@ -97,7 +97,11 @@ describeEachDialect('relay guards', (dialect) => {
   it('warns the user by webhook once a billed request leaves them below their threshold', async () => {
     const a = await caller(600_000);
     const setting = { notify_type: 'webhook', quota_warning_threshold: 599_990, webhook_url: `${hook.url}/relay`, webhook_secret: 'relay-secret' };
-    await b.s.app.ctx.db.updateTable('users').set({ setting: JSON.stringify(setting) }).where('id', '=', a.user.id).execute();
+    await b.s.app.ctx.db
+      .updateTable('users')
+      .set({ setting: JSON.stringify(setting) })
+      .where('id', '=', a.user.id)
+      .execute();
     const before = hook.received.length;
     fake.script({ usage: { prompt: 10, completion: 5 } });
     expect((await a.chat('first')).status).toBe(200);

@@ -37,8 +37,7 @@ const EARLIER: Record<string, { up(db: Kysely<any>, dialect: DialectName): Promi
 
 async function migrateEarlier(db: Kysely<any>, dialect: DialectName): Promise<void> {
   const provider = {
-    getMigrations: async () =>
-      Object.fromEntries(Object.entries(EARLIER).map(([name, m]) => [name, { up: (k: Kysely<any>) => m.up(k, dialect) } satisfies Migration])),
+    getMigrations: async () => Object.fromEntries(Object.entries(EARLIER).map(([name, m]) => [name, { up: (k: Kysely<any>) => m.up(k, dialect) } satisfies Migration])),
   };
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error;
@@ -67,7 +66,7 @@ describeEachDialect('schema migrations', (dialect) => {
     }
   });
 
-  it('moves an earlier database\'s organisations to the reference\'s column, and runs again harmlessly', async () => {
+  it("moves an earlier database's organisations to the reference's column, and runs again harmlessly", async () => {
     const database = await createTestDatabase(dialect);
     dropped.push(database);
     const { db, close } = await openDatabase(parseDsn(database.sqlDsn, database.sqlitePath), { maxConnections: 1 });

@@ -69,7 +69,16 @@ describe('security headers', () => {
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    for (const documentOnly of ['content-security-policy', 'x-frame-options', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection', 'x-dns-prefetch-control', 'etag', 'last-modified']) {
+    for (const documentOnly of [
+      'content-security-policy',
+      'x-frame-options',
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-xss-protection',
+      'x-dns-prefetch-control',
+      'etag',
+      'last-modified',
+    ]) {
       expect(res.headers.get(documentOnly), documentOnly).toBeNull();
     }
   });
@@ -104,7 +113,11 @@ describe('security headers', () => {
       ['POST', '/pg/chat/completions'],
       ['GET', '/dashboard/billing/usage'],
     ] as const) {
-      const res = await fetch(s.url + path, { method, headers: { authorization: 'Bearer sk-nothing', 'content-type': 'application/json', origin: 'https://app.example' }, body: method === 'POST' ? '{}' : undefined });
+      const res = await fetch(s.url + path, {
+        method,
+        headers: { authorization: 'Bearer sk-nothing', 'content-type': 'application/json', origin: 'https://app.example' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
       await res.arrayBuffer();
       expect(res.headers.get('x-oneapi-request-id'), path).toBeTruthy();
       expect(res.headers.get('content-security-policy'), path).toBeNull();

@@ -36,7 +36,11 @@ describeEachDialect('task lists API', (dialect) => {
       { user_id: alice.id, channel_id: 2, mj_id: 'mj-a2', action: 'IMAGINE', status: 'IN_PROGRESS', progress: '40%', submit_time: (now - 60) * 1000 + 999, prompt: 'a bird' },
       { user_id: alice.id, channel_id: 1, mj_id: 'mj-a3', action: 'DESCRIBE', status: 'SUBMITTED', progress: '0%', submit_time: now * 1000, prompt: null },
     ];
-    for (const row of mj) await db.insertInto('midjourneys').values(row as never).execute();
+    for (const row of mj)
+      await db
+        .insertInto('midjourneys')
+        .values(row as never)
+        .execute();
     mjIds = (await db.selectFrom('midjourneys').select('id').orderBy('id').execute()).map((r) => r.id);
     const tasks = [
       { user_id: alice.id, channel_id: 1, task_id: 't-a1', platform: 'suno', action: 'MUSIC', status: 'SUCCESS', progress: '100%', submit_time: now - 7200 },
@@ -44,7 +48,11 @@ describeEachDialect('task lists API', (dialect) => {
       { user_id: alice.id, channel_id: 2, task_id: 't-a2', platform: 'suno', action: 'LYRICS', status: 'IN_PROGRESS', progress: '50%', submit_time: now - 60 },
       { user_id: alice.id, channel_id: 1, task_id: 't-a3', platform: 'suno', action: 'MUSIC', status: '', progress: '', submit_time: now },
     ];
-    for (const row of tasks) await db.insertInto('tasks').values({ ...row, created_at: row.submit_time, updated_at: row.submit_time }).execute();
+    for (const row of tasks)
+      await db
+        .insertInto('tasks')
+        .values({ ...row, created_at: row.submit_time, updated_at: row.submit_time })
+        .execute();
     taskIds = (await db.selectFrom('tasks').select('id').orderBy('id').execute()).map((r) => r.id);
   });
   afterAll(async () => {

@@ -60,8 +60,7 @@ describeEachDialect('tokens', (dialect) => {
     return reply.data[0];
   };
   const tokenRow = (id: number) => s.app.ctx.db.selectFrom('tokens').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const countTokens = async (userId: number) =>
-    (await s.app.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', userId).where('deleted_at', 'is', null).execute()).length;
+  const countTokens = async (userId: number) => (await s.app.ctx.db.selectFrom('tokens').select('id').where('user_id', '=', userId).where('deleted_at', 'is', null).execute()).length;
 
   it('refuses callers without a session', async () => {
     const res = await s.client().get('/api/token/');
@@ -318,7 +317,11 @@ describeEachDialect('tokens', (dialect) => {
 
   it('refuses to enable an expired or an exhausted limited token, with the reference messages', async () => {
     const expired = await createOne(alice.client, { name: 'expired', expired_time: now() + 3600 });
-    await s.app.ctx.db.updateTable('tokens').set({ expired_time: now() - 60, status: 3 }).where('id', '=', expired.id).execute();
+    await s.app.ctx.db
+      .updateTable('tokens')
+      .set({ expired_time: now() - 60, status: 3 })
+      .where('id', '=', expired.id)
+      .execute();
     expect((await alice.client.put('/api/token/?status_only=true', { id: expired.id, status: 1 })).body).toEqual({
       success: false,
       message: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期',
@@ -344,7 +347,11 @@ describeEachDialect('tokens', (dialect) => {
     const e = await createOne(alice.client, { name: 'lazy-expired', expired_time: now() + 3600 });
     const x = await createOne(alice.client, { name: 'lazy-exhausted', remain_quota: 1 });
     const u = await createOne(alice.client, { name: 'lazy-unlimited', remain_quota: 0, unlimited_quota: true });
-    await s.app.ctx.db.updateTable('tokens').set({ expired_time: now() - 1 }).where('id', '=', e.id).execute();
+    await s.app.ctx.db
+      .updateTable('tokens')
+      .set({ expired_time: now() - 1 })
+      .where('id', '=', e.id)
+      .execute();
     await s.app.ctx.db.updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', x.id).execute();
     const list = await alice.client.get('/api/token/search?keyword=lazy-');
     const status = Object.fromEntries(list.body.data.items.map((t: { name: string; status: number }) => [t.name, t.status]));

@@ -43,7 +43,11 @@ describeEachDialect('webhook targets', (dialect) => {
 
   const settingOf = async (id: number) => (await s.app.ctx.db.selectFrom('users').select('setting').where('id', '=', id).executeTakeFirstOrThrow()).setting;
   const storeSetting = (id: number, setting: Record<string, unknown>) =>
-    s.app.ctx.db.updateTable('users').set({ setting: JSON.stringify(setting) }).where('id', '=', id).execute();
+    s.app.ctx.db
+      .updateTable('users')
+      .set({ setting: JSON.stringify(setting) })
+      .where('id', '=', id)
+      .execute();
   const saveHook = (c: ApiClient, url: string) => c.put('/api/user/setting', { notify_type: 'webhook', quota_warning_threshold: 1000, webhook_url: url, webhook_secret: 's' });
   const setSwitch = (value: boolean) => root.put('/api/option/', { key: 'WebhookPrivateAddressEnabled', value: String(value) });
   /** A warning due for `id`, sent through the real delivery path (each user has its own throttle). */

@@ -32,10 +32,13 @@ test.afterAll(async ({ browser }) => {
 });
 
 async function prefer(page: Page, lang: 'zh' | 'en', theme: 'light' | 'dark' = 'light') {
-  await page.evaluate(([l, th]) => {
-    localStorage.setItem('language', l);
-    localStorage.setItem('theme-mode', th);
-  }, [lang, theme] as const);
+  await page.evaluate(
+    ([l, th]) => {
+      localStorage.setItem('language', l);
+      localStorage.setItem('theme-mode', th);
+    },
+    [lang, theme] as const,
+  );
 }
 
 async function snap(page: Page, name: string) {

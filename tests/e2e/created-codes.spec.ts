@@ -10,8 +10,32 @@ import { rowWith, signInRoot } from './gateway-helpers';
 import { shot } from './helpers';
 
 const LANGS = [
-  { lang: 'zh', name: '名称', quota: '额度', count: '生成数量', download: '下载 .txt 文件', title: '兑换码管理', code: '兑换码', unused: '未使用', more: '更多操作', del: '删除', confirm: '确定是否要删除此兑换码？' },
-  { lang: 'en', name: 'Name', quota: 'Quota', count: 'How many', download: 'Download .txt', title: 'Redemption codes', code: 'Code', unused: 'Unused', more: 'More actions', del: 'Delete', confirm: 'Delete this code?' },
+  {
+    lang: 'zh',
+    name: '名称',
+    quota: '额度',
+    count: '生成数量',
+    download: '下载 .txt 文件',
+    title: '兑换码管理',
+    code: '兑换码',
+    unused: '未使用',
+    more: '更多操作',
+    del: '删除',
+    confirm: '确定是否要删除此兑换码？',
+  },
+  {
+    lang: 'en',
+    name: 'Name',
+    quota: 'Quota',
+    count: 'How many',
+    download: 'Download .txt',
+    title: 'Redemption codes',
+    code: 'Code',
+    unused: 'Unused',
+    more: 'More actions',
+    del: 'Delete',
+    confirm: 'Delete this code?',
+  },
 ] as const;
 
 const drawer = (page: Page) => page.getByTestId('resource-drawer');

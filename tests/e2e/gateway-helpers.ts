@@ -21,7 +21,11 @@ export async function signIn(page: Page, user: { username: string; password: str
 
 /** An /api call with the page's session as the signed-in user `userId`; answers the envelope. */
 export async function callApi<T = unknown>(page: Page, method: 'get' | 'post' | 'put' | 'delete', path: string, data?: unknown, userId = 1): Promise<{ success: boolean; message: string; data: T }> {
-  const reply = await page.request.fetch(path, { method: method.toUpperCase(), data: data === undefined ? undefined : JSON.stringify(data), headers: { 'New-Api-User': String(userId), 'Content-Type': 'application/json' } });
+  const reply = await page.request.fetch(path, {
+    method: method.toUpperCase(),
+    data: data === undefined ? undefined : JSON.stringify(data),
+    headers: { 'New-Api-User': String(userId), 'Content-Type': 'application/json' },
+  });
   return (await reply.json()) as { success: boolean; message: string; data: T };
 }
 
@@ -84,10 +88,13 @@ const VARIANTS = [
  */
 export async function shotVariants(page: Page, name: string, path: string, ready: (page: Page) => Locator): Promise<void> {
   for (const { lang, theme } of VARIANTS) {
-    await page.evaluate(([l, th]) => {
-      localStorage.setItem('language', l);
-      localStorage.setItem('theme-mode', th);
-    }, [lang, theme] as const);
+    await page.evaluate(
+      ([l, th]) => {
+        localStorage.setItem('language', l);
+        localStorage.setItem('theme-mode', th);
+      },
+      [lang, theme] as const,
+    );
     await page.goto(path);
     await expect(ready(page).first()).toBeVisible();
     await shot(page, `${name}-${lang}-${theme}`);

@@ -331,7 +331,10 @@ async function checkMusicRows(page: Page, admin: boolean): Promise<void> {
 /** Searches the list by channel id (administrators); answers the rows shown. */
 async function filterByChannel(page: Page, channel: number): Promise<Locator> {
   await page.getByPlaceholder('渠道 ID').fill(String(channel));
-  await page.getByTestId('search-form').getByRole('button', { name: /查\s?询/ }).click();
+  await page
+    .getByTestId('search-form')
+    .getByRole('button', { name: /查\s?询/ })
+    .click();
   await page.waitForLoadState('networkidle');
   return page.locator('.ant-table-row');
 }
@@ -353,7 +356,10 @@ test('root sees both music tasks with their channel, clips and failure reason', 
   await expect(await filterByChannel(page, mjChannel)).toHaveCount(0);
   // The task id opens the whole record.
   await page.getByPlaceholder('渠道 ID').fill('');
-  await page.getByTestId('search-form').getByRole('button', { name: /查\s?询/ }).click();
+  await page
+    .getByTestId('search-form')
+    .getByRole('button', { name: /查\s?询/ })
+    .click();
   await rowWith(page, ids.musicOk).getByTestId('dialog-task_id').click();
   const dialog = page.locator('.ant-modal-confirm');
   await expect(dialog).toContainText(`"task_id": "${ids.musicOk}"`);

@@ -171,10 +171,13 @@ test('the personal page in both languages and both themes', async ({ page }) => 
     ['zh', 'dark'],
     ['en', 'light'],
   ] as const) {
-    await page.evaluate(([l, th]) => {
-      localStorage.setItem('language', l);
-      localStorage.setItem('theme-mode', th);
-    }, [lang, theme]);
+    await page.evaluate(
+      ([l, th]) => {
+        localStorage.setItem('language', l);
+        localStorage.setItem('theme-mode', th);
+      },
+      [lang, theme],
+    );
     await page.goto('/personal');
     await expect(page.getByTestId('profile-card')).toBeVisible();
     await shot(page, `personal-${lang}-${theme}`);

@@ -75,17 +75,19 @@ async function openPagesAndCheck(page: Page, w: Watch, payload: string): Promise
     expect(w.fired, `scripts fired on ${path}`).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), `window.__xss on ${path}`).toBeUndefined();
     // What the sanitiser leaves in the admin content: nothing that can run.
-    const risky = await page.locator('.sy-markdown, .sy-footer-custom').evaluateAll((boxes) =>
-      boxes.flatMap((box) =>
-        [...box.querySelectorAll('*')]
-          .filter(
-            (el) =>
-              ['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'FORM'].includes(el.tagName.toUpperCase()) ||
-              [...el.attributes].some((a) => a.name.toLowerCase().startsWith('on') || a.name.toLowerCase() === 'srcdoc' || /^\s*javascript:/i.test(a.value)),
-          )
-          .map((el) => el.outerHTML),
-      ),
-    );
+    const risky = await page
+      .locator('.sy-markdown, .sy-footer-custom')
+      .evaluateAll((boxes) =>
+        boxes.flatMap((box) =>
+          [...box.querySelectorAll('*')]
+            .filter(
+              (el) =>
+                ['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'FORM'].includes(el.tagName.toUpperCase()) ||
+                [...el.attributes].some((a) => a.name.toLowerCase().startsWith('on') || a.name.toLowerCase() === 'srcdoc' || /^\s*javascript:/i.test(a.value)),
+            )
+            .map((el) => el.outerHTML),
+        ),
+      );
     expect(risky, `runnable markup left on ${path}`).toEqual([]);
   }
 }
@@ -245,7 +247,28 @@ test('the main screens load without a policy violation', async ({ page }) => {
   // Signing in shows the login page under the same watch.
   await signInRoot(page);
   await setOptions(page, { Footer: '', HomePageContent: '', About: '', Notice: '' });
-  const screens = ['/', '/about', '/pricing', '/playground', '/personal', '/topup', '/detail', '/token', '/token/add', '/log', '/channel', '/channel/add', '/user', '/redemption', '/midjourney', '/task', '/setting', '/setting?tab=operation', '/setting?tab=system', '/setting?tab=other'];
+  const screens = [
+    '/',
+    '/about',
+    '/pricing',
+    '/playground',
+    '/personal',
+    '/topup',
+    '/detail',
+    '/token',
+    '/token/add',
+    '/log',
+    '/channel',
+    '/channel/add',
+    '/user',
+    '/redemption',
+    '/midjourney',
+    '/task',
+    '/setting',
+    '/setting?tab=operation',
+    '/setting?tab=system',
+    '/setting?tab=other',
+  ];
   for (const path of screens) {
     await page.goto(path);
     await page.waitForLoadState('networkidle');

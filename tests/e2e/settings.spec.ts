@@ -278,7 +278,12 @@ test('log clean-up, the OIDC fetch button and the version check', async ({ page 
 
   await page.route('https://id.example.test/.well-known/openid-configuration', (route) =>
     route.fulfill({
-      json: { issuer: 'https://id.example.test', authorization_endpoint: 'https://id.example.test/auth', token_endpoint: 'https://id.example.test/token', userinfo_endpoint: 'https://id.example.test/me' },
+      json: {
+        issuer: 'https://id.example.test',
+        authorization_endpoint: 'https://id.example.test/auth',
+        token_endpoint: 'https://id.example.test/token',
+        userinfo_endpoint: 'https://id.example.test/me',
+      },
       headers: { 'Access-Control-Allow-Origin': '*' },
     }),
   );
@@ -327,11 +332,19 @@ test('the settings screens in both languages and both themes', async ({ page }) 
     ['zh', 'dark'],
     ['en', 'light'],
   ] as const) {
-    await page.evaluate(([l, th]) => {
-      localStorage.setItem('language', l);
-      localStorage.setItem('theme-mode', th);
-    }, [lang, theme]);
-    const tabs = lang === 'zh' && theme === 'light' ? ['operation', 'ratelimit', 'models', 'system', 'other'] : lang === 'en' && theme === 'dark' ? ['operation', 'ratelimit', 'models', 'system', 'other'] : ['operation'];
+    await page.evaluate(
+      ([l, th]) => {
+        localStorage.setItem('language', l);
+        localStorage.setItem('theme-mode', th);
+      },
+      [lang, theme],
+    );
+    const tabs =
+      lang === 'zh' && theme === 'light'
+        ? ['operation', 'ratelimit', 'models', 'system', 'other']
+        : lang === 'en' && theme === 'dark'
+          ? ['operation', 'ratelimit', 'models', 'system', 'other']
+          : ['operation'];
     for (const tab of tabs) {
       await openTab(page, tab);
       await settle(page);

@@ -16,7 +16,9 @@ async function ensure(page: Page, user: { username: string; password: string }, 
   let existing = found.data.items.find((u) => u.username === user.username);
   if (!existing) {
     expect((await callApi(page, 'post', '/api/user/', { username: user.username, password: user.password, display_name: user.username })).success).toBe(true);
-    existing = (await callApi<{ items: { id: number; username: string; role: number }[] }>(page, 'get', `/api/user/search?keyword=${user.username}`)).data.items.find((u) => u.username === user.username)!;
+    existing = (await callApi<{ items: { id: number; username: string; role: number }[] }>(page, 'get', `/api/user/search?keyword=${user.username}`)).data.items.find(
+      (u) => u.username === user.username,
+    )!;
   }
   if (admin && existing.role < 10) expect((await callApi(page, 'post', '/api/user/manage', { id: existing.id, action: 'promote' })).success).toBe(true);
 }

@@ -9,7 +9,11 @@ import { login, ROOT, settle, shot, toast } from './helpers';
 
 test.describe.configure({ mode: 'serial' });
 
-const row = (page: Page, username: string) => page.locator('.ant-table-row').filter({ has: page.getByRole('cell', { name: username, exact: false }) }).filter({ hasText: username });
+const row = (page: Page, username: string) =>
+  page
+    .locator('.ant-table-row')
+    .filter({ has: page.getByRole('cell', { name: username, exact: false }) })
+    .filter({ hasText: username });
 
 async function signInRoot(page: Page) {
   await login(page, ROOT.username, ROOT.password);

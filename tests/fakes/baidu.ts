@@ -71,7 +71,15 @@ export async function startFakeBaidu(): Promise<FakeBaidu> {
     const parts = pieces(text);
     const completion = reply.usage?.completion ?? parts.length;
     if (body.stream !== true) {
-      return sendJson(res, 200, { id, object: 'chat.completion', created, result: text, is_truncated: false, need_clear_history: false, usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion } });
+      return sendJson(res, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        result: text,
+        is_truncated: false,
+        need_clear_history: false,
+        usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+      });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const [index, piece] of parts.entries()) {

@@ -39,7 +39,14 @@ export function bedrockError(res: ServerResponse, status: number, type: string, 
   sendJson(res, status, { message }, { 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
 }
 
-const ERROR_TYPES: Record<number, string> = { 400: 'ValidationException', 403: 'AccessDeniedException', 404: 'ResourceNotFoundException', 429: 'ThrottlingException', 500: 'InternalServerException', 503: 'ServiceUnavailableException' };
+const ERROR_TYPES: Record<number, string> = {
+  400: 'ValidationException',
+  403: 'AccessDeniedException',
+  404: 'ResourceNotFoundException',
+  429: 'ThrottlingException',
+  500: 'InternalServerException',
+  503: 'ServiceUnavailableException',
+};
 
 /** The signature the request should carry, computed as AWS does (same library as the SDK). */
 async function expectedSignature(request: RecordedRequest, host: string, match: RegExpExecArray, secret: string): Promise<string> {
@@ -203,7 +210,12 @@ export async function startFakeBedrock(options: { region?: string; credentials?:
       return false;
     }
     if (match[6] !== (await expectedSignature(request, String(request.headers.host ?? ''), match, secret))) {
-      bedrockError(res, 403, 'InvalidSignatureException', 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.');
+      bedrockError(
+        res,
+        403,
+        'InvalidSignatureException',
+        'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
+      );
       return false;
     }
     return true;
@@ -228,10 +240,12 @@ export async function startFakeBedrock(options: { region?: string; credentials?:
     const reply = await begin(request, res);
     if (!reply) return;
     if (!modelId.includes('anthropic.claude')) return bedrockError(res, 400, 'ValidationException', `The provided model identifier is invalid: ${modelId}`);
-    if (!body || body.anthropic_version !== 'bedrock-2023-05-31') return bedrockError(res, 400, 'ValidationException', 'Malformed input request: #: required key [anthropic_version] not found, please reformat your input and try again.');
+    if (!body || body.anthropic_version !== 'bedrock-2023-05-31')
+      return bedrockError(res, 400, 'ValidationException', 'Malformed input request: #: required key [anthropic_version] not found, please reformat your input and try again.');
     const extraneous = ['model', 'stream'].find((key) => key in body);
     if (extraneous) return bedrockError(res, 400, 'ValidationException', `Malformed input request: #: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.`);
-    if (typeof body.max_tokens !== 'number') return bedrockError(res, 400, 'ValidationException', 'Malformed input request: #: required key [max_tokens] not found, please reformat your input and try again.');
+    if (typeof body.max_tokens !== 'number')
+      return bedrockError(res, 400, 'ValidationException', 'Malformed input request: #: required key [max_tokens] not found, please reformat your input and try again.');
     if (action === 'invoke') return answerClaude(res, reply, claudeAnswer(reply, modelId, 'msg_bdrk_fake'), false);
     await writeEventStream(res, claudeChunks(reply, modelId), reply, exceptionMessage('throttlingException', reply.error?.message ?? 'Too many requests, please wait before trying again.'));
   });
@@ -245,7 +259,8 @@ export async function startFakeBedrock(options: { region?: string; credentials?:
     if (!Array.isArray(messages) || messages.length === 0 || messages.some((m) => !Array.isArray((m as { content?: unknown }).content))) {
       return bedrockError(res, 400, 'ValidationException', 'The model returned the following errors: messages: each message needs a content list');
     }
-    if ((messages[0] as { role?: unknown }).role !== 'user') return bedrockError(res, 400, 'ValidationException', 'A conversation must start with a user message. Try again with a conversation that starts with a user message.');
+    if ((messages[0] as { role?: unknown }).role !== 'user')
+      return bedrockError(res, 400, 'ValidationException', 'A conversation must start with a user message. Try again with a conversation that starts with a user message.');
     const answer = converseAnswer(reply);
     if (action === 'converse') return sendJson(res, 200, reply.body ?? converseBody(answer, reply.noUsage === true));
     await writeEventStream(res, converseStream(answer, reply.noUsage === true), reply, exceptionMessage('modelStreamErrorException', reply.error?.message ?? 'The model stream failed.'));

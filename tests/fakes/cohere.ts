@@ -90,7 +90,13 @@ export async function startFakeCohere(): Promise<FakeCohere> {
     if (!Array.isArray(texts) || typeof body.input_type !== 'string') return cohereError(res, 400, 'invalid request: texts and input_type are required');
     const float = texts.map((t, i) => [i + 0.5, String(t).length, -1]);
     const words = texts.reduce<number>((n, t) => n + String(t).split(/\s+/).length, 0);
-    sendJson(res, 200, { id: `co-embed-${++counter}`, embeddings: { float }, texts, meta: { api_version: { version: '2' }, billed_units: { input_tokens: words } }, response_type: 'embeddings_by_type' });
+    sendJson(res, 200, {
+      id: `co-embed-${++counter}`,
+      embeddings: { float },
+      texts,
+      meta: { api_version: { version: '2' }, billed_units: { input_tokens: words } },
+      response_type: 'embeddings_by_type',
+    });
   });
 
   server.route('POST', '/v2/rerank', (req, res) => {

@@ -27,9 +27,18 @@ function usageOf(reply: ScriptedReply, textPieces: string[]): Record<string, unk
   const prompt = reply.usage?.prompt ?? DEFAULT_PROMPT_TOKENS;
   const completion = reply.usage?.completion ?? textPieces.length;
   return {
-    prompt_tokens: prompt, prompt_unit_price: '0.001', prompt_price_unit: '0.001', prompt_price: '0.0000',
-    completion_tokens: completion, completion_unit_price: '0.002', completion_price_unit: '0.001', completion_price: '0.0000',
-    total_tokens: prompt + completion, total_price: '0.0000', currency: 'USD', latency: 0.5,
+    prompt_tokens: prompt,
+    prompt_unit_price: '0.001',
+    prompt_price_unit: '0.001',
+    prompt_price: '0.0000',
+    completion_tokens: completion,
+    completion_unit_price: '0.002',
+    completion_price_unit: '0.001',
+    completion_price: '0.0000',
+    total_tokens: prompt + completion,
+    total_price: '0.0000',
+    currency: 'USD',
+    latency: 0.5,
   };
 }
 

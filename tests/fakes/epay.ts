@@ -43,7 +43,9 @@ export function signEpay(params: Params, key: string): string {
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join('&');
-  return createHash('md5').update(text + key).digest('hex');
+  return createHash('md5')
+    .update(text + key)
+    .digest('hex');
 }
 
 async function readForm(req: IncomingMessage): Promise<Params> {

@@ -24,7 +24,12 @@ export interface FakeGemini {
 }
 
 const STATUS_NAMES: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE',
+  400: 'INVALID_ARGUMENT',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
 };
 
 export function geminiError(res: ServerResponse, code: number, message: string, status = STATUS_NAMES[code] ?? 'UNKNOWN'): void {
@@ -71,7 +76,11 @@ export async function answerGenerateContent(request: RecordedRequest, res: Serve
   const events: SseOut[] = reply.events ?? partsList.map((parts, i) => ({ data: envelope(parts, i === partsList.length - 1) }));
   if (request.query.get('alt') !== 'sse') {
     // Without alt=sse Gemini streams one JSON array.
-    return sendJson(res, 200, events.map((e) => e.data));
+    return sendJson(
+      res,
+      200,
+      events.map((e) => e.data),
+    );
   }
   const errorEvent: SseOut = { data: { error: { code: 503, message: reply.error?.message ?? 'The model is overloaded. Please try again later.', status: 'UNAVAILABLE' } } };
   await writeSse(res, events, reply, { errorEvent, lineEnd: '\r\n' });
@@ -89,7 +98,7 @@ export async function startFakeGemini(options: { keys?: string[]; models?: strin
   function admitted(request: RecordedRequest, res: ServerResponse): boolean {
     const key = request.headers['x-goog-api-key'] ?? request.query.get('key') ?? undefined;
     if (typeof key !== 'string' || key === '') {
-      geminiError(res, 403, 'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.');
+      geminiError(res, 403, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
       return false;
     }
     if (!fake.keys.has(key)) {
@@ -103,7 +112,11 @@ export async function startFakeGemini(options: { keys?: string[]; models?: strin
   async function begin(request: RecordedRequest, res: ServerResponse, model: string, version: string, action: string): Promise<ScriptedReply | undefined> {
     if (!admitted(request, res)) return undefined;
     if (!fake.models.includes(model)) {
-      geminiError(res, 404, `models/${model} is not found for API version ${version}, or is not supported for ${action}. Call ListModels to see the list of available models and their supported methods.`);
+      geminiError(
+        res,
+        404,
+        `models/${model} is not found for API version ${version}, or is not supported for ${action}. Call ListModels to see the list of available models and their supported methods.`,
+      );
       return undefined;
     }
     const reply = queue.next(request);

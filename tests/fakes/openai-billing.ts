@@ -19,17 +19,20 @@ export interface FakeBilling {
 export const DEFAULT_BILLING: FakeBilling = { hardLimitUsd: 120, hasPaymentMethod: true, totalUsageCents: 2050 };
 
 export function installBillingRoutes(fake: FakeOpenAI): void {
-  fake.route('GET', '/v1/dashboard/billing/subscription', (request) =>
-    fake.checkAuth(request) ?? {
-      body: {
-        object: 'billing_subscription',
-        has_payment_method: fake.billing.hasPaymentMethod,
-        soft_limit_usd: fake.billing.hardLimitUsd / 2,
-        hard_limit_usd: fake.billing.hardLimitUsd,
-        system_hard_limit_usd: fake.billing.hardLimitUsd,
-        access_until: 0,
+  fake.route(
+    'GET',
+    '/v1/dashboard/billing/subscription',
+    (request) =>
+      fake.checkAuth(request) ?? {
+        body: {
+          object: 'billing_subscription',
+          has_payment_method: fake.billing.hasPaymentMethod,
+          soft_limit_usd: fake.billing.hardLimitUsd / 2,
+          hard_limit_usd: fake.billing.hardLimitUsd,
+          system_hard_limit_usd: fake.billing.hardLimitUsd,
+          access_until: 0,
+        },
       },
-    },
   );
   fake.route('GET', '/v1/dashboard/billing/usage', (request) => {
     const denied = fake.checkAuth(request);

@@ -72,7 +72,10 @@ function answer(ws: WebSocket, fake: FakeRealtime, event: Record<string, unknown
       for (const delta of ['Hello', ' from', ' the fake']) send({ type: 'response.output_text.delta', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta });
       send({ type: 'response.output_text.done', response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, text: 'Hello from the fake' });
       send({ type: 'response.output_audio.delta', response_id: responseId, item_id: itemId, output_index: 0, content_index: 1, delta: Buffer.from('pcm16-audio').toString('base64') });
-      send({ type: 'response.done', response: { id: responseId, object: 'realtime.response', status: 'completed', output: [], usage: { total_tokens: usage.input_tokens + usage.output_tokens, ...usage } } });
+      send({
+        type: 'response.done',
+        response: { id: responseId, object: 'realtime.response', status: 'completed', output: [], usage: { total_tokens: usage.input_tokens + usage.output_tokens, ...usage } },
+      });
       return;
     }
     default:

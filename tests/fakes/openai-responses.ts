@@ -21,16 +21,40 @@ function usageOf(reply: ScriptedReply, outputPieces: number): Json {
   const u = reply.usage ?? {};
   const input = u.prompt ?? DEFAULT_PROMPT_TOKENS;
   const output = u.completion ?? Math.max(1, outputPieces);
-  return { input_tokens: input, input_tokens_details: { cached_tokens: u.cacheRead ?? 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: u.reasoning ?? 0 }, total_tokens: input + output };
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u.cacheRead ?? 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: u.reasoning ?? 0 },
+    total_tokens: input + output,
+  };
 }
 
 function responseObject(id: string, body: Json, status: string, output: Json[], usage: Json | null): Json {
   return {
-    id, object: 'response', created_at: CREATED, status, error: null, incomplete_details: null, instructions: body.instructions ?? null,
-    max_output_tokens: body.max_output_tokens ?? null, model: body.model, output, parallel_tool_calls: true,
-    previous_response_id: body.previous_response_id ?? null, reasoning: { effort: null, summary: null }, store: body.store !== false,
-    temperature: 1, text: { format: { type: 'text' } }, tool_choice: body.tool_choice ?? 'auto', tools: body.tools ?? [], top_p: 1,
-    truncation: 'disabled', usage, user: null, metadata: {},
+    id,
+    object: 'response',
+    created_at: CREATED,
+    status,
+    error: null,
+    incomplete_details: null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    model: body.model,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: body.previous_response_id ?? null,
+    reasoning: { effort: null, summary: null },
+    store: body.store !== false,
+    temperature: 1,
+    text: { format: { type: 'text' } },
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: body.tools ?? [],
+    top_p: 1,
+    truncation: 'disabled',
+    usage,
+    user: null,
+    metadata: {},
   };
 }
 
@@ -48,7 +72,11 @@ export function installResponsesRoutes(fake: FakeOpenAI, queue: ScriptQueue<Fake
     }
     if (body.input === undefined) return openaiError(400, "Missing required parameter: 'input'.");
     const previous = body.previous_response_id;
-    if (typeof previous === 'string' && !stored.has(previous)) return { status: 400, body: { error: { message: `Previous response with id '${previous}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } } };
+    if (typeof previous === 'string' && !stored.has(previous))
+      return {
+        status: 400,
+        body: { error: { message: `Previous response with id '${previous}' not found.`, type: 'invalid_request_error', param: 'previous_response_id', code: 'previous_response_not_found' } },
+      };
     const reply = queue.next(request);
     await firstByteDelay(reply.firstByteDelayMs);
     if (reply.rawError) return { status: reply.rawError.status, headers: { 'content-type': 'text/html' }, body: reply.rawError.body };
@@ -67,7 +95,10 @@ export function installResponsesRoutes(fake: FakeOpenAI, queue: ScriptQueue<Fake
     if (body.store !== false) {
       stored.set(id, final);
       const items = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : (body.input as Json[]);
-      inputs.set(id, items.map((item, i) => ({ id: `item_fake${counter}_${i}`, ...item })));
+      inputs.set(
+        id,
+        items.map((item, i) => ({ id: `item_fake${counter}_${i}`, ...item })),
+      );
     }
     if (body.stream !== true) return { body: reply.body ?? final };
 
@@ -113,7 +144,9 @@ export function installResponsesRoutes(fake: FakeOpenAI, queue: ScriptQueue<Fake
 
   const azureAuth = (request: FakeRequest): FakeReply | undefined => {
     const key = request.headers['api-key'];
-    return typeof key === 'string' && fake.keys.has(key) ? undefined : { status: 401, body: { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' } } };
+    return typeof key === 'string' && fake.keys.has(key)
+      ? undefined
+      : { status: 401, body: { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint.' } } };
   };
 
   const post: FakeHandler = (request, f, res) => f.checkAuth(request) ?? create(request, res);

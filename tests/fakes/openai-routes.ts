@@ -51,7 +51,11 @@ export async function answerChat(res: ServerResponse, body: Json, reply: Scripte
     if (calls.length > 0) message.tool_calls = calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } }));
     return {
       body: reply.body ?? {
-        id, object: 'chat.completion', created: CREATED, model, system_fingerprint: 'fp_fake',
+        id,
+        object: 'chat.completion',
+        created: CREATED,
+        model,
+        system_fingerprint: 'fp_fake',
         choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
         ...(reply.noUsage ? {} : { usage }),
       },
@@ -83,7 +87,11 @@ const completions: Endpoint = async (request, res, body, reply) => {
   const usage = usageBody(reply, text.length);
   const finish = reply.finishReason ?? 'stop';
   const completion = (t: string, finishReason: string | null) => ({
-    id: 'cmpl-fake', object: 'text_completion', created: CREATED, model, choices: [{ text: t, index: 0, logprobs: null, finish_reason: finishReason }],
+    id: 'cmpl-fake',
+    object: 'text_completion',
+    created: CREATED,
+    model,
+    choices: [{ text: t, index: 0, logprobs: null, finish_reason: finishReason }],
   });
   if (body.stream !== true) return { body: reply.body ?? { ...completion(text.join(''), finish), ...(reply.noUsage ? {} : { usage }) } };
   const events: SseOut[] = text.map((t, i) => ({ data: completion(t, i === text.length - 1 ? finish : null) }));
@@ -129,11 +137,9 @@ const speech: Endpoint = (request, res, body) => {
 };
 
 const transcription: Endpoint = async (request, res, _body, reply) => {
-  const form = await new Response(new Uint8Array(request.raw), { headers: { 'content-type': String(request.headers['content-type'] ?? '') } })
-    .formData()
-    .catch(() => undefined);
+  const form = await new Response(new Uint8Array(request.raw), { headers: { 'content-type': String(request.headers['content-type'] ?? '') } }).formData().catch(() => undefined);
   if (!form) return openaiError(400, 'Could not parse multipart form');
-  if (!form.get('model')) return openaiError(400, "you must provide a model parameter");
+  if (!form.get('model')) return openaiError(400, 'you must provide a model parameter');
   const file = form.get('file');
   if (!(file instanceof Blob)) return openaiError(400, "Missing required parameter: 'file'.");
   const text = reply.text ?? DEFAULT_TEXT;
@@ -158,7 +164,9 @@ const rerank: Endpoint = (request, res, body, reply) => {
   const topN = typeof body.top_n === 'number' ? body.top_n : texts.length;
   // Earlier documents rank higher: predictable for tests.
   const results = texts.slice(0, topN).map((text, index) => ({
-    index, relevance_score: 1 - index / (texts.length + 1), ...(body.return_documents ? { document: { text } } : {}),
+    index,
+    relevance_score: 1 - index / (texts.length + 1),
+    ...(body.return_documents ? { document: { text } } : {}),
   }));
   const tokens = reply.usage?.prompt ?? words(body.query) + texts.reduce((sum, t) => sum + words(t), 0);
   return { body: reply.body ?? { model: body.model, results, ...(reply.noUsage ? {} : { usage: { total_tokens: tokens } }) } };
@@ -210,7 +218,16 @@ export function installModelRoutes(fake: FakeOpenAI, queue: ScriptQueue<FakeRequ
     const endpoint = ENDPOINTS[path];
     const key = request.headers['api-key'];
     if (typeof key !== 'string' || !f.keys.has(key)) {
-      return { status: 401, body: { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.' } } };
+      return {
+        status: 401,
+        body: {
+          error: {
+            code: '401',
+            message:
+              'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+          },
+        },
+      };
     }
     if (!request.query.get('api-version')) return { status: 404, body: { error: { code: '404', message: 'Resource not found' } } };
     if (!endpoint) return { status: 404, body: { error: { code: '404', message: 'Resource not found' } } };

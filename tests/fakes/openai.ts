@@ -156,9 +156,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         remotePort: req.socket.remotePort,
       };
       fake.requests.push(request);
-      const handler =
-        routes.get(key(request.method, request.path)) ??
-        patterns.find((p) => p.method === request.method && new RegExp(`^(?:${p.pattern.source})$`).test(request.path))?.handler;
+      const handler = routes.get(key(request.method, request.path)) ?? patterns.find((p) => p.method === request.method && new RegExp(`^(?:${p.pattern.source})$`).test(request.path))?.handler;
       if (!handler) return send(res, openaiError(404, `Invalid URL (${request.method} ${request.path})`));
       const reply = await handler(request, fake, res);
       if (reply) send(res, reply);

@@ -83,12 +83,7 @@ export interface SseOut {
  * Writes events as SSE with the reply's pacing; `resetAfter` destroys the socket mid-stream,
  * `errorEvent` replaces the rest of the stream after `streamErrorAfter` events.
  */
-export async function writeSse(
-  res: ServerResponse,
-  events: SseOut[],
-  reply: ScriptedReply,
-  options: { errorEvent?: SseOut; lineEnd?: string } = {},
-): Promise<void> {
+export async function writeSse(res: ServerResponse, events: SseOut[], reply: ScriptedReply, options: { errorEvent?: SseOut; lineEnd?: string } = {}): Promise<void> {
   const end = options.lineEnd ?? '\n';
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();

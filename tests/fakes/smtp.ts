@@ -71,12 +71,7 @@ export function parseMessage(raw: string): { headers: Record<string, string>; bo
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = decodeWords(line.slice(colon + 1).trim());
   }
   const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
-  const body =
-    encoding === 'base64'
-      ? Buffer.from(rawBody.replace(/\s+/g, ''), 'base64').toString('utf8')
-      : encoding === 'quoted-printable'
-        ? decodeQuotedPrintable(rawBody)
-        : rawBody;
+  const body = encoding === 'base64' ? Buffer.from(rawBody.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? decodeQuotedPrintable(rawBody) : rawBody;
   return { headers, body };
 }
 

@@ -201,9 +201,7 @@ export async function startFakeSuno(options: FakeSunoOptions = {}): Promise<Fake
   function clips(task: FakeSunoTask, complete: boolean): SunoClip[] {
     const body = task.submitted;
     const custom = str(body.prompt);
-    const history = str(body.continue_clip_id)
-      ? [{ id: str(body.continue_clip_id), continue_at: typeof body.continue_at === 'number' ? body.continue_at : null, type: 'gen', source: 'web' }]
-      : null;
+    const history = str(body.continue_clip_id) ? [{ id: str(body.continue_clip_id), continue_at: typeof body.continue_at === 'number' ? body.continue_at : null, type: 'gen', source: 'web' }] : null;
     return task.clipIds.map((id, i) => ({
       id,
       video_url: complete ? `${server.url}/video/${id}.mp4` : '',
@@ -260,10 +258,7 @@ export async function startFakeSuno(options: FakeSunoOptions = {}): Promise<Fake
     if (!task.start_time) task.start_time = now;
     task.finish_time = now;
     task.progress = '100%';
-    task.data =
-      task.action === 'MUSIC'
-        ? clips(task, true)
-        : { id: task.clipIds[0], status: 'complete', title: str(task.submitted.title) || 'Fake Lyrics', text: DEFAULT_SUNO_LYRICS };
+    task.data = task.action === 'MUSIC' ? clips(task, true) : { id: task.clipIds[0], status: 'complete', title: str(task.submitted.title) || 'Fake Lyrics', text: DEFAULT_SUNO_LYRICS };
   }
 
   function fail(id: string, reason: string): void {
@@ -355,10 +350,12 @@ export async function startFakeSuno(options: FakeSunoOptions = {}): Promise<Fake
       sendJson(res, 200, { code: 'success', message: '', data: taskJson(settle(task)) });
     }),
   );
-  const media = (bytes: Buffer, contentType: string): RouteHandler => (_request, res) => {
-    res.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) });
-    res.end(bytes);
-  };
+  const media =
+    (bytes: Buffer, contentType: string): RouteHandler =>
+    (_request, res) => {
+      res.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) });
+      res.end(bytes);
+    };
   server.route('GET', /\/audio\/[^/]+\.mp3/, media(TINY_MP3, 'audio/mpeg'));
   server.route('GET', /\/image\/[^/]+\.jpeg/, media(TINY_JPEG, 'image/jpeg'));
   server.route('GET', /\/video\/[^/]+\.mp4/, media(TINY_MP4, 'video/mp4'));

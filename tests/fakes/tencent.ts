@@ -32,10 +32,18 @@ function signatureProblem(request: RecordedRequest): [string, string] | undefine
   if (secretId !== TENCENT_SECRET_ID) return ['AuthFailure.SecretIdNotFound', 'The SecretId is not found, please ensure that your SecretId is correct.'];
   const timestamp = Number(h['x-tc-timestamp']);
   if (!Number.isInteger(timestamp) || Math.abs(timestamp - Date.now() / 1000) > 300) return ['AuthFailure.SignatureExpire', 'Signature expired.'];
-  if (new Date(timestamp * 1000).toISOString().slice(0, 10) !== date || service !== 'hunyuan') return ['AuthFailure.SignatureFailure', 'The provided credentials could not be validated because of exceeding request size limit, please use new signature method `TC3-HMAC-SHA256`.'];
+  if (new Date(timestamp * 1000).toISOString().slice(0, 10) !== date || service !== 'hunyuan')
+    return ['AuthFailure.SignatureFailure', 'The provided credentials could not be validated because of exceeding request size limit, please use new signature method `TC3-HMAC-SHA256`.'];
   const names = signedHeaders!.split(';');
   if (!names.includes('content-type') || !names.includes('host')) return ['AuthFailure.SignatureFailure', 'Content-Type and Host must be signed.'];
-  const canonicalHeaders = names.map((name) => `${name}:${String(h[name] ?? '').trim().toLowerCase()}\n`).join('');
+  const canonicalHeaders = names
+    .map(
+      (name) =>
+        `${name}:${String(h[name] ?? '')
+          .trim()
+          .toLowerCase()}\n`,
+    )
+    .join('');
   const bodyHash = createHash('sha256').update(request.body).digest('hex');
   const canonical = `POST\n/\n\n${canonicalHeaders}\n${signedHeaders}\n${bodyHash}`;
   const toSign = `TC3-HMAC-SHA256\n${timestamp}\n${date}/${service}/tc3_request\n${createHash('sha256').update(canonical).digest('hex')}`;
@@ -69,7 +77,16 @@ export async function startFakeTencent(): Promise<FakeTencent> {
     const id = `fake-${Date.now()}`;
     const created = Math.floor(Date.now() / 1000);
     if (body.Stream !== true) {
-      return sendJson(res, 200, { Response: { Id: id, Created: created, Note: '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记', Choices: [{ FinishReason: 'stop', Message: { Role: 'assistant', Content: text } }], Usage: usageOf(completion), RequestId: id } });
+      return sendJson(res, 200, {
+        Response: {
+          Id: id,
+          Created: created,
+          Note: '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记',
+          Choices: [{ FinishReason: 'stop', Message: { Role: 'assistant', Content: text } }],
+          Usage: usageOf(completion),
+          RequestId: id,
+        },
+      });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const [index, piece] of parts.entries()) {
@@ -79,7 +96,13 @@ export async function startFakeTencent(): Promise<FakeTencent> {
       }
       if (reply.delayMs && index > 0) await sleep(reply.delayMs);
       const last = index === parts.length - 1;
-      const event = { Id: id, Created: created, Note: '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记', Choices: [{ Delta: { Role: 'assistant', Content: piece }, FinishReason: last ? 'stop' : '' }], Usage: usageOf(last ? completion : Math.min(completion, index + 1)) };
+      const event = {
+        Id: id,
+        Created: created,
+        Note: '以上内容为AI生成，不代表开发者立场，请勿删除或修改本标记',
+        Choices: [{ Delta: { Role: 'assistant', Content: piece }, FinishReason: last ? 'stop' : '' }],
+        Usage: usageOf(last ? completion : Math.min(completion, index + 1)),
+      };
       res.write(`data: ${JSON.stringify(event)}\n\n`);
     }
     res.end();

@@ -125,7 +125,7 @@ export async function startFakeVertex(options: { projectId?: string } = {}): Pro
     const body = request.json as Record<string, unknown> | undefined;
     const reply = await begin(request, res, project, true);
     if (!reply) return;
-    if (!body || body.anthropic_version !== 'vertex-2023-10-16') return claudeError(res, 400, 'invalid_request_error', 'anthropic_version: Input should be \'vertex-2023-10-16\'');
+    if (!body || body.anthropic_version !== 'vertex-2023-10-16') return claudeError(res, 400, 'invalid_request_error', "anthropic_version: Input should be 'vertex-2023-10-16'");
     if ('model' in body) return claudeError(res, 400, 'invalid_request_error', 'model: Extra inputs are not permitted');
     if (typeof body.max_tokens !== 'number') return claudeError(res, 400, 'invalid_request_error', 'max_tokens: Field required');
     const stream = action === 'streamRawPredict';

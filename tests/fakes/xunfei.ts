@@ -115,7 +115,9 @@ export async function startFakeXunfei(): Promise<FakeXunfei> {
     if (problem) {
       fake.refused += 1;
       const body = JSON.stringify({ message: problem[1] });
-      socket.end(`HTTP/1.1 ${problem[0]} ${problem[0] === 404 ? 'Not Found' : problem[0] === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${problem[0]} ${problem[0] === 404 ? 'Not Found' : problem[0] === 401 ? 'Unauthorized' : 'Forbidden'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {

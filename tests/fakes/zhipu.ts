@@ -67,7 +67,12 @@ export async function startFakeZhipu(): Promise<FakeZhipu> {
       }
       if (reply.delayMs && sent > 0) await sleep(reply.delayMs);
       // A piece with a newline spans several data lines, as Zhipu sends it.
-      res.write(`id: ${ids.task_id}\nevent: add\n${piece.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`);
+      res.write(
+        `id: ${ids.task_id}\nevent: add\n${piece
+          .split('\n')
+          .map((line) => `data: ${line}`)
+          .join('\n')}\n\n`,
+      );
       sent += 1;
     }
     const meta = reply.noUsage ? { ...ids } : { ...ids, usage };

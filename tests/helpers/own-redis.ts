@@ -9,7 +9,6 @@ import { freePort } from './ports';
 
 export const canRunOwnRedis = Boolean(process.env.TEST_REDIS_URL) && spawnSync('redis-server', ['--version']).status === 0;
 
-
 async function accepting(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');

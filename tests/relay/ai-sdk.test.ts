@@ -70,7 +70,10 @@ describeEachDialect('Vercel AI SDK streamText with a tool', (dialect) => {
 
   for (const api of ['chat', 'responses'] as const) {
     it(`OpenAI channel over ${api}: the tool runs and the answer uses its result`, async () => {
-      openai.script({ toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } }, { text: 'It is sunny in Paris, 21 °C.', usage: { prompt: 360, completion: 12 } });
+      openai.script(
+        { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } },
+        { text: 'It is sunny in Paris, 21 °C.', usage: { prompt: 360, completion: 12 } },
+      );
       const out = await run(api, GPT);
       expect(out.toolInputs).toEqual([{ city: 'Paris' }]);
       expect(out.text).toBe('It is sunny in Paris, 21 °C.');
@@ -83,7 +86,10 @@ describeEachDialect('Vercel AI SDK streamText with a tool', (dialect) => {
     });
 
     it(`Claude channel over ${api}: converted both ways, tool round trip included`, async () => {
-      claude.script({ toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } }, { text: 'Sunny in Paris.', usage: { prompt: 360, completion: 8 } });
+      claude.script(
+        { toolCalls: [{ id: 'toolu_1', name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } },
+        { text: 'Sunny in Paris.', usage: { prompt: 360, completion: 8 } },
+      );
       const out = await run(api, CLAUDE);
       expect(out.toolInputs).toEqual([{ city: 'Paris' }]);
       expect(out.text).toBe('Sunny in Paris.');
@@ -95,7 +101,10 @@ describeEachDialect('Vercel AI SDK streamText with a tool', (dialect) => {
     });
 
     it(`Gemini channel over ${api}: converted both ways, tool round trip included`, async () => {
-      gemini.script({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } }, { text: 'Sunny, says Gemini.', usage: { prompt: 360, completion: 6 } });
+      gemini.script(
+        { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt: 300, completion: 40 } },
+        { text: 'Sunny, says Gemini.', usage: { prompt: 360, completion: 6 } },
+      );
       const out = await run(api, GEMINI);
       expect(out.toolInputs).toEqual([{ city: 'Paris' }]);
       expect(out.text).toBe('Sunny, says Gemini.');

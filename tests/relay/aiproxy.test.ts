@@ -33,10 +33,9 @@ describeEachDialect('AI Proxy Library channels', (dialect) => {
 
   const charged = async (run: () => Promise<unknown>) => (await billedOnce(b, run)).quota;
   // Local count: the chat prompt as the relay counts it, the answer (references included) as text.
-  const expected = (messages: { role: 'system' | 'user' | 'assistant'; content: string }[], answer: string) =>
-    countChatPromptTokens({ messages }, MODEL) + countTokens(answer, MODEL) * 2;
+  const expected = (messages: { role: 'system' | 'user' | 'assistant'; content: string }[], answer: string) => countChatPromptTokens({ messages }, MODEL) + countTokens(answer, MODEL) * 2;
 
-  it('the console\'s channel test asks the library and passes on the local count (the API has no usage)', async () => {
+  it("the console's channel test asks the library and passes on the local count (the API has no usage)", async () => {
     const seen = fake.requests.length;
     const res = await (await b.s.root()).get(`/api/channel/test/${channel}?model=${MODEL}`);
     expect(res.body).toMatchObject({ success: true });
@@ -85,20 +84,29 @@ describeEachDialect('AI Proxy Library channels', (dialect) => {
     // A 400 of the upstream is not retried: one scripted answer.
     fake.script({ error: { status: 400, code: 40001, message: 'model not available for library' } });
     await notBilled(b, async () => {
-      const err = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+      const err = await b
+        .openai()
+        .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] })
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 400 });
       expect((err as { error: { message: string } }).error.message).toContain('model not available for library');
     });
 
     await notBilled(b, async () => {
-      const err = await b.openai().chat.completions.create({ model: OTHER_LIBRARY, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+      const err = await b
+        .openai()
+        .chat.completions.create({ model: OTHER_LIBRARY, messages: [{ role: 'user', content: 'x' }] })
+        .catch((e: unknown) => e);
       expect((err as { status: number }).status).toBeGreaterThanOrEqual(500);
       expect((err as { error: { message: string } }).error.message).toContain('library lib-unknown not found');
     });
 
     const asked = fake.requests.length;
     await notBilled(b, async () => {
-      const err = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'system', content: 'only a system prompt' }] }).catch((e: unknown) => e);
+      const err = await b
+        .openai()
+        .chat.completions.create({ model: MODEL, messages: [{ role: 'system', content: 'only a system prompt' }] })
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 400 });
     });
     expect(fake.requests.length).toBe(asked);

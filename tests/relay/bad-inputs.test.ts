@@ -78,9 +78,15 @@ const BAD_MESSAGES: Array<[string, string]> = [
   ['a block without a type', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ text: 'hi' }] }] })],
   ['a text block with a number', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'text', text: 5 }] }] })],
   ['an image without a source', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'image' }] }] })],
-  ['a tool_use whose input is text', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [good, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: '{}' }] }] })],
+  [
+    'a tool_use whose input is text',
+    JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [good, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: '{}' }] }] }),
+  ],
   ['a tool_result without tool_use_id', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }] })],
-  ['a tool_result with is_error "yes"', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', is_error: 'yes' }] }] })],
+  [
+    'a tool_result with is_error "yes"',
+    JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', is_error: 'yes' }] }] }),
+  ],
   ['system as a number', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, system: 5, messages: [good] })],
   ['tools as an object', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, tools: { name: 'f' }, messages: [good] })],
   ['tool_choice as text', JSON.stringify({ model: 'claude-3-haiku-20240307', max_tokens: 10, tool_choice: 'auto', messages: [good] })],
@@ -158,7 +164,7 @@ describeEachDialect('bad relay bodies', (dialect) => {
     await expectRefusedFree('/v1/engines/text-embedding%00/embeddings', [['path model with a NUL', JSON.stringify({ input: 'x' })]], 'openai');
   });
 
-  it('refuses Claude messages bodies with fields of the wrong type in Claude\'s error shape', async () => {
+  it("refuses Claude messages bodies with fields of the wrong type in Claude's error shape", async () => {
     await expectRefusedFree('/v1/messages', BAD_MESSAGES, 'claude');
     await expectRefusedFree('/v1/messages/count_tokens', BAD_COUNT_TOKENS, 'claude');
   });

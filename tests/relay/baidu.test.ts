@@ -32,16 +32,25 @@ describeEachDialect('Baidu v1 channels (access token, ERNIE chat and stream, emb
     await baidu?.close();
   });
 
-  it('the console\'s channel test passes (token fetched from the channel\'s token endpoint)', async () => {
+  it("the console's channel test passes (token fetched from the channel's token endpoint)", async () => {
     const res = await (await b.s.root()).get(`/api/channel/test/${channel}?model=${ERNIE}`);
     expect(res.body).toMatchObject({ success: true });
     expect(baidu.tokensIssued).toBe(1);
   });
 
-  it('chat: system apart, the access token in the query, fetched once; billed by ERNIE\'s usage', async () => {
+  it("chat: system apart, the access token in the query, fetched once; billed by ERNIE's usage", async () => {
     baidu.script({ text: '你好，我是文心一言。', usage: { prompt: 30, completion: 10 } });
     const { quota, log } = await billedOnce(b, async () => {
-      const res = await b.openai().chat.completions.create({ model: ERNIE, max_tokens: 1, frequency_penalty: 1.2, user: 'u-1', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+      const res = await b.openai().chat.completions.create({
+        model: ERNIE,
+        max_tokens: 1,
+        frequency_penalty: 1.2,
+        user: 'u-1',
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      });
       expect(res.choices[0]!.message.content).toBe('你好，我是文心一言。');
       expect(res.choices[0]!.finish_reason).toBe('stop');
       expect(res.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 10, total_tokens: 40 });
@@ -59,7 +68,9 @@ describeEachDialect('Baidu v1 channels (access token, ERNIE chat and stream, emb
   it('chat streamed: data events become chunks, is_end finishes, the last usage is billed', async () => {
     baidu.script({ text: 'one two three four', usage: { prompt: 20, completion: 8 } });
     const { quota } = await billedOnce(b, async () => {
-      const read = await readChatStream(await b.openai().chat.completions.create({ model: ERNIE, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }));
+      const read = await readChatStream(
+        await b.openai().chat.completions.create({ model: ERNIE, messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }),
+      );
       expect(read).toMatchObject({ text: 'one two three four', finish: 'stop', usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } });
       expect(read.error).toBeUndefined();
     });
@@ -73,7 +84,10 @@ describeEachDialect('Baidu v1 channels (access token, ERNIE chat and stream, emb
     baidu.script({ usage: { prompt: 40 } });
     const { quota } = await billedOnce(b, async () => {
       const res = await b.openai().embeddings.create({ model: EMBEDDING, input: ['a', 'b'], encoding_format: 'float' });
-      expect(res.data.map((d) => d.embedding)).toEqual([[0.125, -0.25, 0.5], [0.125, -0.25, 0.5]]);
+      expect(res.data.map((d) => d.embedding)).toEqual([
+        [0.125, -0.25, 0.5],
+        [0.125, -0.25, 0.5],
+      ]);
       expect(res.usage).toMatchObject({ prompt_tokens: 40 });
     });
     expect(baidu.requests.at(-1)!.path).toBe('/rpc/2.0/ai_custom/v1/wenxinworkshop/embeddings/embedding-v1');
@@ -83,9 +97,15 @@ describeEachDialect('Baidu v1 channels (access token, ERNIE chat and stream, emb
   });
 
   it('refusals ({error_code, error_msg} on HTTP 200), plain and as the answer to a stream request; nothing billed', async () => {
-    baidu.script({ error: { status: 200, code: 336003, message: 'the max length of current question is 2000' } }, { error: { status: 200, code: 336003, message: 'the max length of current question is 2000' } });
+    baidu.script(
+      { error: { status: 200, code: 336003, message: 'the max length of current question is 2000' } },
+      { error: { status: 200, code: 336003, message: 'the max length of current question is 2000' } },
+    );
     await notBilled(b, async () => {
-      const plain = await b.openai().chat.completions.create({ model: ERNIE, messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const plain = await b
+        .openai()
+        .chat.completions.create({ model: ERNIE, messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(plain).toMatchObject({ status: 400 });
       expect(String((plain as Error).message)).toContain('the max length of current question is 2000');
       const streamed = await (async () => {
@@ -113,10 +133,16 @@ describeEachDialect('Baidu v1 channels (access token, ERNIE chat and stream, emb
     await seedChannel(b.s, { type: 15, base_url: baidu.url, key: `${BAIDU_CLIENT_ID}|wrong-secret`, models: 'ERNIE-Lite-8K' });
     await storeChannelKey(b.s, await seedChannel(b.s, { type: 15, base_url: baidu.url, key: BAIDU_KEY, models: 'ERNIE-Tiny-8K' }), 'a|b|c');
     await notBilled(b, async () => {
-      const refused = await b.openai().chat.completions.create({ model: 'ERNIE-Lite-8K', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const refused = await b
+        .openai()
+        .chat.completions.create({ model: 'ERNIE-Lite-8K', messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(refused).toMatchObject({ status: 401 });
       expect(String((refused as Error).message)).toContain('Client authentication failed');
-      const malformed = await b.openai().chat.completions.create({ model: 'ERNIE-Tiny-8K', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const malformed = await b
+        .openai()
+        .chat.completions.create({ model: 'ERNIE-Tiny-8K', messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(malformed).toMatchObject({ status: 401, code: 'invalid_channel_key' });
     });
   });

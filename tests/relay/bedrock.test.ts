@@ -31,7 +31,7 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
     await bedrock?.close();
   });
 
-  it('the console\'s channel test passes for each of the channel\'s wire formats (signed, with the access token)', async () => {
+  it("the console's channel test passes for each of the channel's wire formats (signed, with the access token)", async () => {
     const root = await b.s.root();
     for (const model of [CLAUDE, NOVA]) {
       const seen = bedrock.requests.length;
@@ -41,10 +41,18 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
     }
   });
 
-  it('Claude, chat: InvokeModel with the Bedrock envelope, signed; billed by Claude\'s usage', async () => {
+  it("Claude, chat: InvokeModel with the Bedrock envelope, signed; billed by Claude's usage", async () => {
     bedrock.script({ text: 'Hello from Bedrock.', usage: { prompt: 30, completion: 10 } });
     const { quota, log } = await billedOnce(b, async () => {
-      const res = await b.openai().chat.completions.create({ model: CLAUDE, max_tokens: 100, temperature: 0.2, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+      const res = await b.openai().chat.completions.create({
+        model: CLAUDE,
+        max_tokens: 100,
+        temperature: 0.2,
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      });
       expect(res.choices[0]!.message.content).toBe('Hello from Bedrock.');
       expect(res.choices[0]!.finish_reason).toBe('stop');
       expect(res.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 10 });
@@ -83,10 +91,12 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
   it('Claude, /v1/messages (Anthropic SDK): native body with anthropic_beta, plain and streamed, cache reads billed apart', async () => {
     bedrock.script({ text: 'native answer', usage: { prompt: 100, completion: 10, cacheRead: 50 } });
     const plain = await billedOnce(b, async () => {
-      const message = await b.anthropic().messages.create(
-        { model: CLAUDE, max_tokens: 64, system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'hello' }] },
-        { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31, output-128k-2025-02-19' } },
-      );
+      const message = await b
+        .anthropic()
+        .messages.create(
+          { model: CLAUDE, max_tokens: 64, system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'hello' }] },
+          { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31, output-128k-2025-02-19' } },
+        );
       expect(message.content).toEqual([{ type: 'text', text: 'native answer' }]);
       expect(message.usage).toMatchObject({ input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 50 });
     });
@@ -127,7 +137,13 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
         tool_choice: 'required',
         messages: [
           { role: 'system', content: 'use tools' },
-          { role: 'user', content: [{ type: 'text', text: 'weather?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'weather?' },
+              { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            ],
+          },
           { role: 'assistant', content: null, tool_calls: [{ id: 'tooluse_0', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Rome"}' } }] },
           { role: 'tool', tool_call_id: 'tooluse_0', content: '{"temperature":25}' },
         ],
@@ -155,7 +171,12 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
   it('Converse streamed: text and a tool call in pieces, usage from the metadata event', async () => {
     bedrock.script({ text: 'Looking it up.', toolCalls: [{ id: 'tooluse_9', name: 'lookup', arguments: { q: 'bedrock' } }], usage: { prompt: 30, completion: 10 } });
     const { quota } = await billedOnce(b, async () => {
-      const stream = await b.openai().chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: 'go' }], stream: true, tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }] });
+      const stream = await b.openai().chat.completions.create({
+        model: NOVA,
+        messages: [{ role: 'user', content: 'go' }],
+        stream: true,
+        tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      });
       let text = '';
       let args = '';
       let name = '';
@@ -186,16 +207,19 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
     expect(quota).toBe(10);
   });
 
-  it('Bedrock\'s errors reach the client with their message and cost nothing', async () => {
+  it("Bedrock's errors reach the client with their message and cost nothing", async () => {
     bedrock.script({ error: { status: 400, message: 'Malformed input request: #/messages: expected type: JSONArray' } });
     await notBilled(b, async () => {
-      const failure = await b.openai().chat.completions.create({ model: CLAUDE, messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const failure = await b
+        .openai()
+        .chat.completions.create({ model: CLAUDE, messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(failure).toMatchObject({ status: 400 });
       expect(String((failure as Error).message)).toContain('Malformed input request');
     });
   });
 
-  it('an exception in the event stream ends the client\'s stream with an error; what was delivered is billed once', async () => {
+  it("an exception in the event stream ends the client's stream with an error; what was delivered is billed once", async () => {
     bedrock.script({ text: 'a b c d e f', streamErrorAfter: 4, usage: { prompt: 10, completion: 6 } });
     await billedOnce(b, async () => {
       const stream = await b.openai().chat.completions.create({ model: CLAUDE, messages: [{ role: 'user', content: 'x' }], stream: true });
@@ -214,10 +238,16 @@ describeEachDialect('AWS Bedrock channels (SigV4, InvokeModel, Converse, event s
     await storeChannelKey(b.s, await seedChannel(b.s, { type: 33, base_url: bedrock.url, key: KEY, models: 'claude-3-opus-20240229' }), 'only-one-part');
     const seen = bedrock.requests.length;
     await notBilled(b, async () => {
-      const wrong = await b.openai().chat.completions.create({ model: 'claude-3-haiku-20240307', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const wrong = await b
+        .openai()
+        .chat.completions.create({ model: 'claude-3-haiku-20240307', messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(wrong).toMatchObject({ status: 403 });
       expect(String((wrong as Error).message)).toContain('signature we calculated does not match');
-      const malformed = await b.openai().chat.completions.create({ model: 'claude-3-opus-20240229', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const malformed = await b
+        .openai()
+        .chat.completions.create({ model: 'claude-3-opus-20240229', messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(malformed).toMatchObject({ status: 401, code: 'invalid_channel_key' });
     });
     expect(bedrock.requests.length).toBe(seen + 1);

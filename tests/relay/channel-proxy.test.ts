@@ -139,7 +139,11 @@ describeEachDialect('channel proxy', (dialect) => {
 
     // Written before addresses were checked (straight into the database): still never direct.
     const stored = await channel('http://127.0.0.1:1');
-    await b.s.app.ctx.db.updateTable('channels').set({ setting: JSON.stringify({ proxy: 'ftp://user:secret@127.0.0.1:21' }) }).where('id', '=', stored.id).execute();
+    await b.s.app.ctx.db
+      .updateTable('channels')
+      .set({ setting: JSON.stringify({ proxy: 'ftp://user:secret@127.0.0.1:21' }) })
+      .where('id', '=', stored.id)
+      .execute();
     await b.relay.channels.refresh();
     await expect(chat(stored.model, false)).rejects.toMatchObject({ status: 500 });
     const tested = await root.get(`/api/channel/test/${stored.id}`);
@@ -148,7 +152,15 @@ describeEachDialect('channel proxy', (dialect) => {
   });
 
   it('refuses an unusable proxy address when a channel is saved (400, nothing stored, no secret quoted)', async () => {
-    const count = async () => Number((await b.s.app.ctx.db.selectFrom('channels').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await b.s.app.ctx.db
+            .selectFrom('channels')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     const body = (proxy: unknown) => ({ name: 'proxied', type: 1, key: 'sk-fake-good', models: 'gpt-4o-mini', groups: ['default'], setting: JSON.stringify({ proxy }) });
     const cases: [unknown, string][] = [

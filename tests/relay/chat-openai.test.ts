@@ -105,7 +105,13 @@ describeEachDialect('relay chat (OpenAI channel)', (dialect) => {
 
   it('passes events that arrive one read at a time on as they came, and counts what it did not read when upstream sends no usage', async () => {
     const piece = (n: number) => `第${n}段：价格合理，lorem ipsum dolor sit amet, consectetur adipiscing elit. `.repeat(6);
-    const content = Array.from({ length: 30 }, (_, n) => ({ id: 'c2', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta: { content: piece(n) }, finish_reason: null }] }));
+    const content = Array.from({ length: 30 }, (_, n) => ({
+      id: 'c2',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, delta: { content: piece(n) }, finish_reason: null }],
+    }));
     // Paced: each event reaches the relay in a read of its own, most of them after the
     // count's sample is full (those are passed on without being decoded).
     fake.script({ events: [...content.map((data) => ({ data })), { data: '[DONE]' }], delayMs: 5 });

@@ -119,7 +119,7 @@ describeEachDialect('Claude Code CLI against the gateway', (dialect) => {
     return (request: { body: string }) => (hasResult(request.body) ? final : call);
   }
 
-  it('Claude channel: a Read round trip, passed through, billed with Claude\'s formula', async () => {
+  it("Claude channel: a Read round trip, passed through, billed with Claude's formula", async () => {
     const decide = twoTurns(
       (body) => body.includes('"tool_result"'),
       { toolCalls: [{ id: 'toolu_cc1', name: 'Read', arguments: { file_path: notes } }], usage: { prompt: 100, completion: 10 } },
@@ -137,7 +137,9 @@ describeEachDialect('Claude Code CLI against the gateway', (dialect) => {
     expect(first.tools.map((t) => t.name)).toContain('Read');
     // The key Claude Code sent stayed here; the channel's own went upstream.
     expect(calls[0]!.headers['x-api-key']).toBe('sk-ant-fake-good');
-    const result = (calls[1]!.json as { messages: { content: unknown }[] }).messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((c) => (c as { type?: string }).type === 'tool_result');
+    const result = (calls[1]!.json as { messages: { content: unknown }[] }).messages
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .find((c) => (c as { type?: string }).type === 'tool_result');
     expect(result).toMatchObject({ tool_use_id: 'toolu_cc1' });
     expect(JSON.stringify(result)).toContain(FILE_TEXT);
     expect(logs).toBe(2);
@@ -156,7 +158,9 @@ describeEachDialect('Claude Code CLI against the gateway', (dialect) => {
     const { run, quota, logs } = await billedRun(GPT, 'auth-token');
     expect(run.stdout, run.stderr).toContain('Periwinkle, says the OpenAI channel.');
     expect(run.code).toBe(0);
-    const calls = openai.requests.slice(seen).map((r) => JSON.parse(r.body) as { stream?: boolean; tools?: { function: { name: string } }[]; messages: { role: string; content: unknown; tool_call_id?: string }[] });
+    const calls = openai.requests
+      .slice(seen)
+      .map((r) => JSON.parse(r.body) as { stream?: boolean; tools?: { function: { name: string } }[]; messages: { role: string; content: unknown; tool_call_id?: string }[] });
     expect(calls).toHaveLength(2);
     expect(calls[0]!.stream).toBe(true);
     expect(calls[0]!.tools!.map((t) => t.function.name)).toContain('Read');

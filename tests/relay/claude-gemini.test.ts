@@ -100,7 +100,13 @@ describeEachDialect('relay across providers (openai and anthropic clients)', (di
   it('openai client → /v1/chat/completions → Claude channel, stream and not', async () => {
     claude.script({ text: 'claude says hi', usage: { prompt: 20, completion: 4 } });
     const q = await cost(async () => {
-      const res = await b.openai().chat.completions.create({ model: CLAUDE, messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'hello' }] });
+      const res = await b.openai().chat.completions.create({
+        model: CLAUDE,
+        messages: [
+          { role: 'system', content: 'sys' },
+          { role: 'user', content: 'hello' },
+        ],
+      });
       expect(res.choices[0]!.message.content).toBe('claude says hi');
       expect(res.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 4 });
     });

@@ -24,9 +24,27 @@ const LOOKUP: Anthropic.Tool = { name: 'lookup', description: 'Look a word up', 
 
 /** A conversation with everything Claude clients send: cache marks, an image, earlier thinking, a failed tool. */
 const HISTORY: Anthropic.MessageParam[] = [
-  { role: 'user', content: [{ type: 'text', text: 'What is on this picture?', cache_control: { type: 'ephemeral' } }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } }] },
-  { role: 'assistant', content: [{ type: 'thinking', thinking: 'I should look it up.', signature: 'sig-earlier' }, { type: 'tool_use', id: 'toolu_a', name: 'lookup', input: { q: 'pixel' } }] },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: [{ type: 'text', text: 'no entry' }], is_error: true }, { type: 'text', text: 'Try another word.' }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'What is on this picture?', cache_control: { type: 'ephemeral' } },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+    ],
+  },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 'I should look it up.', signature: 'sig-earlier' },
+      { type: 'tool_use', id: 'toolu_a', name: 'lookup', input: { q: 'pixel' } },
+    ],
+  },
+  {
+    role: 'user',
+    content: [
+      { type: 'tool_result', tool_use_id: 'toolu_a', content: [{ type: 'text', text: 'no entry' }], is_error: true },
+      { type: 'text', text: 'Try another word.' },
+    ],
+  },
 ];
 
 describeEachDialect('Claude Messages in: count_tokens, tools, images, thinking, cache marks', (dialect) => {
@@ -59,7 +77,11 @@ describeEachDialect('Claude Messages in: count_tokens, tools, images, thinking, 
   }
 
   async function postCount(body: unknown, headers: Record<string, string>) {
-    const res = await fetch(`${b.s.url}/v1/messages/count_tokens`, { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', ...headers }, body: JSON.stringify(body) });
+    const res = await fetch(`${b.s.url}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', ...headers },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
@@ -94,10 +116,15 @@ describeEachDialect('Claude Messages in: count_tokens, tools, images, thinking, 
     expect(logs).toBe(0);
   });
 
-  it('count_tokens refuses bad bodies and keys in Claude\'s shape before any channel is chosen', async () => {
+  it("count_tokens refuses bad bodies and keys in Claude's shape before any channel is chosen", async () => {
     const seen = claude.requests.length;
     const key = { 'x-api-key': b.token.apiKey };
-    for (const body of [{ messages: [{ role: 'user', content: 'x' }] }, { model: CLAUDE, messages: 'x' }, { model: CLAUDE, messages: [{ role: 'user', content: [{ type: 'audio' }] }] }, { model: 5, messages: [] }]) {
+    for (const body of [
+      { messages: [{ role: 'user', content: 'x' }] },
+      { model: CLAUDE, messages: 'x' },
+      { model: CLAUDE, messages: [{ role: 'user', content: [{ type: 'audio' }] }] },
+      { model: 5, messages: [] },
+    ]) {
       const res = await postCount(body, key);
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(res.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.any(String) } });
@@ -139,7 +166,13 @@ describeEachDialect('Claude Messages in: count_tokens, tools, images, thinking, 
       tool_choice: 'required',
       messages: [
         { role: 'system', content: 'You describe pictures.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is on this picture?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is on this picture?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_a', type: 'function', function: { name: 'lookup', arguments: '{"q":"pixel"}' } }] },
         { role: 'tool', tool_call_id: 'toolu_a', content: 'Error: no entry' },
         { role: 'user', content: 'Try another word.' },
@@ -196,7 +229,10 @@ describeEachDialect('Claude Messages in: count_tokens, tools, images, thinking, 
     const { quota } = await cost(async () => {
       message = await b.anthropic().messages.create({ model: CLAUDE, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 }, tools: [LOOKUP], messages: HISTORY });
     });
-    expect(message!.content).toEqual([{ type: 'thinking', thinking: 'Looking closer.', signature: 'sig-fake' }, { type: 'text', text: 'A single pixel.' }]);
+    expect(message!.content).toEqual([
+      { type: 'thinking', thinking: 'Looking closer.', signature: 'sig-fake' },
+      { type: 'text', text: 'A single pixel.' },
+    ]);
     expect(message!.usage).toMatchObject({ input_tokens: 100, output_tokens: 40, cache_read_input_tokens: 900, cache_creation_input_tokens: 20 });
     const sent = claude.requests.at(-1)!.json as Record<string, unknown>;
     expect(sent.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });

@@ -35,7 +35,12 @@ describeEachDialect('Cohere channels', (dialect) => {
     const cost = await charged(async () => {
       const res = await b.openai().chat.completions.create({
         model: CHAT,
-        messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'Salut' }, { role: 'assistant', content: 'Oui?' }, { role: 'user', content: 'Bonjour' }],
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'Salut' },
+          { role: 'assistant', content: 'Oui?' },
+          { role: 'user', content: 'Bonjour' },
+        ],
         max_tokens: 64,
         top_p: 0.5,
         stop: 'END',
@@ -55,7 +60,12 @@ describeEachDialect('Cohere channels', (dialect) => {
       max_tokens: 64,
       p: 0.5,
       stop_sequences: ['END'],
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'Salut' }, { role: 'assistant', content: 'Oui?' }, { role: 'user', content: 'Bonjour' }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'Salut' },
+        { role: 'assistant', content: 'Oui?' },
+        { role: 'user', content: 'Bonjour' },
+      ],
     });
   });
 
@@ -88,9 +98,15 @@ describeEachDialect('Cohere channels', (dialect) => {
     expect(cost).toBeGreaterThan(0);
     expect(cost).toBeLessThan(9 + COHERE_PREAMBLE_TOKENS);
 
-    fake.script({ error: { status: 400, message: 'invalid request: temperature must be between 0 and 1' } }, { error: { status: 400, message: 'invalid request: temperature must be between 0 and 1' } });
+    fake.script(
+      { error: { status: 400, message: 'invalid request: temperature must be between 0 and 1' } },
+      { error: { status: 400, message: 'invalid request: temperature must be between 0 and 1' } },
+    );
     await notBilled(b, async () => {
-      const err = await b.openai().chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'x' }], temperature: 3 }).catch((e: unknown) => e);
+      const err = await b
+        .openai()
+        .chat.completions.create({ model: CHAT, messages: [{ role: 'user', content: 'x' }], temperature: 3 })
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 400 });
       expect((err as { error: { message: string } }).error.message).toContain('temperature must be between 0 and 1');
     });

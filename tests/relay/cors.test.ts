@@ -65,7 +65,10 @@ describe('relay CORS', () => {
     });
 
     // Asking for the console's header alone gets no header allowed.
-    const consoleOnly = await fetch(`${b.s.url}/v1/models`, { method: 'OPTIONS', headers: { origin: FOREIGN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'new-api-user' } });
+    const consoleOnly = await fetch(`${b.s.url}/v1/models`, {
+      method: 'OPTIONS',
+      headers: { origin: FOREIGN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'new-api-user' },
+    });
     expect(corsOf(consoleOnly)['access-control-allow-headers']).toBeUndefined();
     expect(corsOf(consoleOnly)['access-control-allow-credentials']).toBeUndefined();
   });

@@ -21,7 +21,6 @@ import { freePort } from '../helpers/ports';
 
 const USER_QUOTA = 50_000_000;
 
-
 /** The node's log lines (shown when the test fails). */
 const serverLog: string[] = [];
 
@@ -134,7 +133,24 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
       ['fake', fake, 'gpt-4o-mini'],
       ['slow', slow, 'gpt-4o'],
     ] as const) {
-      await k.insertInto('channels').values({ type: 1, key: 'sk-fake-good', name, base_url: upstream.url, models: model, group: 'default', open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+      await k
+        .insertInto('channels')
+        .values({
+          type: 1,
+          key: 'sk-fake-good',
+          name,
+          base_url: upstream.url,
+          models: model,
+          group: 'default',
+          open_ai_organization: null,
+          test_model: null,
+          model_mapping: null,
+          status_code_mapping: null,
+          tag: null,
+          setting: null,
+          param_override: null,
+        })
+        .execute();
       const channel = await k.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
       await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
     }

@@ -128,7 +128,7 @@ for (const dialect of DIALECTS.filter((d) => d.name !== 'sqlite')) {
       expect(isDatabaseUnavailable(error)).toBe(true);
       expect(ms).toBeLessThan(STATEMENT_TIMEOUT_MS + 4000);
       // The pool goes on serving.
-      expect((await consoleCall(root))).toBe(200);
+      expect(await consoleCall(root)).toBe(200);
     });
 
     it('connections killed under load: no 500, the process lives, the ledger adds up', async () => {
@@ -147,7 +147,9 @@ for (const dialect of DIALECTS.filter((d) => d.name !== 'sqlite')) {
       await load;
       const seconds = await recovery();
       const count = (code: number) => statuses.filter((x) => x === code).length;
-      console.log(`[${dialect.name}] kill: ${killed} connections killed; ${statuses.length} requests: ${count(200)} × 200, ${count(503)} × 503, others ${statuses.length - count(200) - count(503)}; recovered in ${seconds.toFixed(2)} s`);
+      console.log(
+        `[${dialect.name}] kill: ${killed} connections killed; ${statuses.length} requests: ${count(200)} × 200, ${count(503)} × 503, others ${statuses.length - count(200) - count(503)}; recovered in ${seconds.toFixed(2)} s`,
+      );
       expect(killed).toBeGreaterThan(0);
       expect(statuses.filter((x) => x !== 200 && x !== 503)).toEqual([]);
       await audit();
@@ -187,7 +189,9 @@ for (const dialect of DIALECTS.filter((d) => d.name !== 'sqlite')) {
       const later = await chat(s.url, token.apiKey);
       await proxy.restore();
       const seconds = await recovery();
-      console.log(`[${dialect.name}] stall: relay ${during.map((r) => `${r.status} in ${r.ms} ms`).join(', ')}; then ${later.status} in ${later.ms} ms; console ${api}; recovered ${seconds.toFixed(2)} s after restore`);
+      console.log(
+        `[${dialect.name}] stall: relay ${during.map((r) => `${r.status} in ${r.ms} ms`).join(', ')}; then ${later.status} in ${later.ms} ms; console ${api}; recovered ${seconds.toFixed(2)} s after restore`,
+      );
       expect([...during, later].filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
       expect(api).toBe(503);
       await audit();

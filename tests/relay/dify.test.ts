@@ -37,7 +37,13 @@ describeEachDialect('Dify channels', (dialect) => {
           { role: 'system', content: 'Réponds en français.' },
           { role: 'user', content: 'Capitale de la France ?' },
           { role: 'assistant', content: 'Paris.' },
-          { role: 'user', content: [{ type: 'text', text: 'Sûr ?' }, { type: 'image_url', image_url: { url: 'https://example.com/paris.png' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Sûr ?' },
+              { type: 'image_url', image_url: { url: 'https://example.com/paris.png' } },
+            ],
+          },
         ],
       });
       expect(res.id).toMatch(/^conv-/);
@@ -87,13 +93,17 @@ describeEachDialect('Dify channels', (dialect) => {
   it('errors: an HTTP error is passed on and billed nothing; an inline image is refused before any call', async () => {
     fake.script({ error: { status: 400, code: 'app_unavailable', message: 'App unavailable, please check your app configurations.' } });
     await notBilled(b, async () => {
-      const err = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+      const err = await b
+        .openai()
+        .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] })
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 400 });
       expect((err as { error: { message: string } }).error.message).toContain('App unavailable');
     });
     const calls = fake.requests.length;
-    const inline = await b.openai().chat.completions
-      .create({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] })
+    const inline = await b
+      .openai()
+      .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] })
       .catch((e: unknown) => e);
     expect(inline).toMatchObject({ status: 400 });
     expect((inline as { error: { message: string } }).error.message).toContain('http(s) URL only');

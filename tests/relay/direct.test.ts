@@ -95,7 +95,11 @@ describeEachDialect('relay direct path', (dialect) => {
     const before = b.relay.direct!.served;
     const chat = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     fake.script({ text: 'cors', usage: { prompt: 3, completion: 1 } });
-    const cors = await fetch(`${b.s.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${b.token.apiKey}`, 'content-type': 'application/json', origin: 'https://app.example' }, body: chat });
+    const cors = await fetch(`${b.s.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.token.apiKey}`, 'content-type': 'application/json', origin: 'https://app.example' },
+      body: chat,
+    });
     expect(cors.status).toBe(200);
     expect(cors.headers.get('access-control-allow-origin')).toBe('*');
     await cors.text();

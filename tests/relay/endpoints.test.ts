@@ -94,7 +94,10 @@ describeEachDialect('relay endpoints', (dialect) => {
     });
     // 0.04 × 1 × 2 (hd) × 500000
     expect(cost).toBe(40000);
-    const bad = await b.openai().images.generate({ model: 'dall-e-3', prompt: 'a cat', size: '256x256' }).catch((e: unknown) => e);
+    const bad = await b
+      .openai()
+      .images.generate({ model: 'dall-e-3', prompt: 'a cat', size: '256x256' })
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 400 });
   });
 
@@ -153,7 +156,10 @@ describeEachDialect('relay endpoints', (dialect) => {
   });
 
   it('refuses a model without a price unless self-use mode is on', async () => {
-    const err = await b.openai().chat.completions.create({ model: 'no-price-model', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const err = await b
+      .openai()
+      .chat.completions.create({ model: 'no-price-model', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 500 });
     expect((err as { error: { message: string } }).error.message).toContain('模型 no-price-model 倍率或价格未配置');
     await setOption(b, 'SelfUseModeEnabled', 'true');

@@ -54,7 +54,11 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
   it('Gemini channel: generateContent passes through (body, key, usage with thoughts and cache)', async () => {
     gemini.script({ text: 'native answer', reasoning: 'hmm', usage: { prompt: 40, completion: 10, reasoning: 20, cacheRead: 8 } });
     const { quota, log } = await billed(async () => {
-      const res = await ai.models.generateContent({ model: GEMINI, contents: 'hello', config: { temperature: 0.3, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT' as never, threshold: 'BLOCK_NONE' as never }] } });
+      const res = await ai.models.generateContent({
+        model: GEMINI,
+        contents: 'hello',
+        config: { temperature: 0.3, safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT' as never, threshold: 'BLOCK_NONE' as never }] },
+      });
       expect(res.text).toBe('native answer');
       expect(res.usageMetadata).toMatchObject({ promptTokenCount: 40, candidatesTokenCount: 10, thoughtsTokenCount: 20 });
     });
@@ -118,7 +122,13 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
       response_format: { type: 'json_object' },
       messages: [
         { role: 'system', content: 'be brief' },
-        { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+          ],
+        },
       ],
     });
     // (40 + 20 × 4) × 0.075
@@ -196,7 +206,11 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
 
   it('streamGenerateContent without alt=sse answers one JSON array', async () => {
     const post = (model: string) =>
-      fetch(`${b.s.url}/v1beta/models/${model}:streamGenerateContent`, { method: 'POST', headers: { 'x-goog-api-key': b.token.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }) });
+      fetch(`${b.s.url}/v1beta/models/${model}:streamGenerateContent`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': b.token.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'x' }] }] }),
+      });
     gemini.script({ text: 'array of chunks', usage: { prompt: 5, completion: 3 } });
     let res = await post(GEMINI);
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -210,11 +224,18 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
 
   it('a stream broken upstream ends with an error in Google shape (SSE and JSON array), billed for what came', async () => {
     const post = (query: string) =>
-      fetch(`${b.s.url}/v1beta/models/${GEMINI}:streamGenerateContent${query}`, { method: 'POST', headers: { 'x-goog-api-key': b.token.apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }] }) });
+      fetch(`${b.s.url}/v1beta/models/${GEMINI}:streamGenerateContent${query}`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': b.token.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }] }),
+      });
     gemini.script({ text: 'one two three four', resetAfter: 2 });
     const sse = await billed(async () => {
       const text = await (await post('?alt=sse')).text();
-      const events = text.split('\n\n').filter((e) => e.startsWith('data: ')).map((e) => JSON.parse(e.slice(6)) as Record<string, unknown>);
+      const events = text
+        .split('\n\n')
+        .filter((e) => e.startsWith('data: '))
+        .map((e) => JSON.parse(e.slice(6)) as Record<string, unknown>);
       expect(events).toHaveLength(3);
       expect(events[2]).toMatchObject({ error: { code: 500, status: 'INTERNAL' } });
     });
@@ -254,7 +275,11 @@ describeEachDialect('Gemini-native API (@google/genai client)', (dialect) => {
     expect(batch.embeddings![0]!.values!.length).toBeGreaterThan(0);
     expect(JSON.parse(openai.requests.at(-1)!.body)).toMatchObject({ model: 'text-embedding-3-small', input: ['one', 'two words'] });
 
-    const single = await fetch(`${b.s.url}/v1beta/models/text-embedding-3-small:embedContent?key=${b.token.apiKey}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: { parts: [{ text: 'solo' }] } }) });
+    const single = await fetch(`${b.s.url}/v1beta/models/text-embedding-3-small:embedContent?key=${b.token.apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ content: { parts: [{ text: 'solo' }] } }),
+    });
     expect(single.status).toBe(200);
     const body = (await single.json()) as { embedding: { values: number[] } };
     expect(body.embedding.values.length).toBeGreaterThan(0);

@@ -105,7 +105,9 @@ export async function setRatios(b: Bench, modelRatios: Record<string, number>, c
 }
 
 /** What a client read from a streamed chat answer: the text, the usage chunk, the finish reason, the error that ended it. */
-export async function readChatStream(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>): Promise<{ text: string; usage?: OpenAI.CompletionUsage; finish?: string | null; error?: unknown }> {
+export async function readChatStream(
+  stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>,
+): Promise<{ text: string; usage?: OpenAI.CompletionUsage; finish?: string | null; error?: unknown }> {
   const read: { text: string; usage?: OpenAI.CompletionUsage; finish?: string | null; error?: unknown } = { text: '' };
   try {
     for await (const chunk of stream) {

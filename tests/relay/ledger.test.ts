@@ -48,9 +48,7 @@ describeEachDialect('relay ledger', (dialect) => {
   it('takes exactly what the balance allows under concurrency and never goes below zero', async () => {
     const user = await seedUser(s, 1000);
     const token = await seedToken(s, user.id, { unlimited_quota: true });
-    const results = await Promise.all(
-      Array.from({ length: 60 }, () => ledger.reserve({ userId: user.id, tokenId: token.id, tokenLimited: false, amount: 30 })),
-    );
+    const results = await Promise.all(Array.from({ length: 60 }, () => ledger.reserve({ userId: user.id, tokenId: token.id, tokenLimited: false, amount: 30 })));
     const ok = results.filter((r) => r.ok);
     expect(ok).toHaveLength(33);
     const refused = results.find((r) => !r.ok);
@@ -186,7 +184,17 @@ describeEachDialect('relay ledger', (dialect) => {
     // The token is cut to 300 by an administrator; the next batch reads the new figure, so
     // memory may then hold at most half of it.
     await s.app.ctx.db.updateTable('tokens').set({ remain_quota: 300 }).where('id', '=', token.id).execute();
-    await ledger.settle({ reservationId: first.id, userId: user.id, tokenId: token.id, tokenLimited: true, channelId, reserved: 100, quota: 100, countUsage: true, log: consumeLog(user.id, token.id, channelId) });
+    await ledger.settle({
+      reservationId: first.id,
+      userId: user.id,
+      tokenId: token.id,
+      tokenLimited: true,
+      channelId,
+      reserved: 100,
+      quota: 100,
+      countUsage: true,
+      log: consumeLog(user.id, token.id, channelId),
+    });
     const more = await Promise.all(Array.from({ length: 5 }, () => ledger.reserve({ ...req, amount: 100 })));
     expect(more.filter((r) => r.ok)).toHaveLength(3);
     expect(more.find((r) => !r.ok)).toEqual({ ok: false, reason: 'token', remain: 0 });

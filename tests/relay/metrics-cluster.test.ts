@@ -56,7 +56,24 @@ describe.skipIf(!DIALECTS[0]!.url)('metrics of a cluster (WORKERS=2)', () => {
     const key = randomBytes(24).toString('hex');
     await k.insertInto('tokens').values({ user_id: userId, key, name: 'metrics', remain_quota: 0, unlimited_quota: true, allow_ips: '', deleted_at: null }).execute();
     apiKey = `sk-${key}`;
-    await k.insertInto('channels').values({ type: 1, key: 'sk-fake-good', name: 'fake', base_url: fake.url, models: MODEL, group: 'default', open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    await k
+      .insertInto('channels')
+      .values({
+        type: 1,
+        key: 'sk-fake-good',
+        name: 'fake',
+        base_url: fake.url,
+        models: MODEL,
+        group: 'default',
+        open_ai_organization: null,
+        test_model: null,
+        model_mapping: null,
+        status_code_mapping: null,
+        tag: null,
+        setting: null,
+        param_override: null,
+      })
+      .execute();
     const channel = await k.selectFrom('channels').selectAll().where('name', '=', 'fake').executeTakeFirstOrThrow();
     channelId = channel.id;
     await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
@@ -81,7 +98,14 @@ describe.skipIf(!DIALECTS[0]!.url)('metrics of a cluster (WORKERS=2)', () => {
     });
     for (const stream of [child.stdout!, child.stderr!]) {
       stream.setEncoding('utf8');
-      stream.on('data', (text: string) => output.push(...text.split('\n').filter(Boolean).map((l) => l.slice(0, 300))));
+      stream.on('data', (text: string) =>
+        output.push(
+          ...text
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.slice(0, 300)),
+        ),
+      );
     }
     const deadline = Date.now() + 90_000;
     while (!output.some((l) => l.includes('all 2 workers listen'))) {

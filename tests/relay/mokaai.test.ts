@@ -39,10 +39,16 @@ describeEachDialect('MokaAI channels', (dialect) => {
   });
 
   it('chat is refused as not supported; an upstream error is passed on and billed nothing', async () => {
-    const chat = await b.openai().chat.completions.create({ model: 'm3e-base', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const chat = await b
+      .openai()
+      .chat.completions.create({ model: 'm3e-base', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(chat).toMatchObject({ status: 400 });
     await notBilled(b, async () => {
-      const err = await b.openai().embeddings.create({ model: 'm3e-base', input: [1, 2, 3] as unknown as string[], encoding_format: 'float' }).catch((e: unknown) => e);
+      const err = await b
+        .openai()
+        .embeddings.create({ model: 'm3e-base', input: [1, 2, 3] as unknown as string[], encoding_format: 'float' })
+        .catch((e: unknown) => e);
       expect(err).toMatchObject({ status: 400 });
       expect((err as { error: { message: string } }).error.message).toContain('input must be a string or a list of strings');
     });

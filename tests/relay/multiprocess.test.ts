@@ -205,7 +205,10 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
       .executeTakeFirstOrThrow();
     const channel = await k.selectFrom('channels').select('used_quota').where('id', '=', channelId).executeTakeFirstOrThrow();
     const tokenRows = await k.selectFrom('tokens').select(['id', 'used_quota']).where('user_id', '=', userId).execute();
-    const open = await k.selectFrom('quota_reservations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const open = await k
+      .selectFrom('quota_reservations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const requestIds = await k.selectFrom('logs').select('other').where('user_id', '=', userId).where('type', '=', 2).execute();
     const ids = requestIds.map((r) => String((JSON.parse(r.other) as { request_id?: unknown }).request_id ?? ''));
     const logSum = sums.reduce((s, r) => s + Number(r.sum), 0);
@@ -263,7 +266,10 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     await migrateToLatest(db.db, db.dialect);
     const k = db.db;
     const username = `mp${randomBytes(3).toString('hex')}`;
-    await k.insertInto('users').values({ username, password: await hashPassword(PASSWORD), access_token: null, aff_code: null, deleted_at: null, quota: USER_QUOTA }).execute();
+    await k
+      .insertInto('users')
+      .values({ username, password: await hashPassword(PASSWORD), access_token: null, aff_code: null, deleted_at: null, quota: USER_QUOTA })
+      .execute();
     userId = (await k.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
     for (const name of ['coherence', 'crash', 'load'] as const) {
       const key = randomBytes(24).toString('hex');
@@ -271,7 +277,24 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
       const id = (await k.selectFrom('tokens').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
       tokens[name] = { id, apiKey: `sk-${key}` };
     }
-    await k.insertInto('channels').values({ type: 1, key: 'sk-fake-good', name: 'fake', base_url: fake.url, models: 'gpt-4o-mini', group: 'default', open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null }).execute();
+    await k
+      .insertInto('channels')
+      .values({
+        type: 1,
+        key: 'sk-fake-good',
+        name: 'fake',
+        base_url: fake.url,
+        models: 'gpt-4o-mini',
+        group: 'default',
+        open_ai_organization: null,
+        test_model: null,
+        model_mapping: null,
+        status_code_mapping: null,
+        tag: null,
+        setting: null,
+        param_override: null,
+      })
+      .execute();
     const channel = await k.selectFrom('channels').selectAll().where('name', '=', 'fake').executeTakeFirstOrThrow();
     channelId = channel.id;
     await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
@@ -290,7 +313,10 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
       SMTPToken: SMTP_ACCOUNT.pass,
       SMTPFrom: 'noreply@example.com',
     };
-    await k.insertInto('options').values(Object.entries(options).map(([key, value]) => ({ key, value }))).execute();
+    await k
+      .insertInto('options')
+      .values(Object.entries(options).map(([key, value]) => ({ key, value })))
+      .execute();
 
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
@@ -338,7 +364,10 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     // so both workers have the token in their auth cache before it is disabled.
     for (let n = 0; n < 8; n++) expect(await chatOnNewConnection(url, apiKey)).toBe(200);
     const consoleApi = new ApiClient(url);
-    const login = await consoleApi.post('/api/user/login', { username: (await db.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirstOrThrow()).username, password: PASSWORD });
+    const login = await consoleApi.post('/api/user/login', {
+      username: (await db.db.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirstOrThrow()).username,
+      password: PASSWORD,
+    });
     expect(login.body.success, JSON.stringify(login.body)).toBe(true);
     const off = await consoleApi.put('/api/token/?status_only=true', { id, status: 2 });
     expect(off.body.success, JSON.stringify(off.body)).toBe(true);
@@ -417,16 +446,23 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     expect(readdirSync(join(database.dataDir, 'ledger')).filter((f) => f.includes(`.${victim}.`))).toEqual([]);
     expect(leftJournal.length).toBeGreaterThan(0);
     // The streams cut by the kill are billed from the dead worker's journal by its replacement.
-    expect(c.tail.filter((l) => l.includes(`"pid":${replacement},`) && /billed \d+ settlements/.test(l)), c.tail.slice(-30).join('\n')).not.toEqual([]);
+    expect(
+      c.tail.filter((l) => l.includes(`"pid":${replacement},`) && /billed \d+ settlements/.test(l)),
+      c.tail.slice(-30).join('\n'),
+    ).not.toEqual([]);
     // What it left open in the database is settled (billed from the journal) or refunded.
-    expect(await db.db.selectFrom('quota_reservations').select('id').where('id', 'in', ['', ...leftOpen]).execute()).toEqual([]);
+    expect(
+      await db.db
+        .selectFrom('quota_reservations')
+        .select('id')
+        .where('id', 'in', ['', ...leftOpen])
+        .execute(),
+    ).toEqual([]);
     fake.defaultReply = { text: 'a few words streamed to the client', usage: { prompt: 30, completion: 8 }, delayMs: 20 };
     // It serves: keep-alive clients stay where they are, new connections reach it in turn.
     const afterRestart = await settledByNode();
     for (let n = 0; n < 8; n++) expect(await chatOnNewConnection(url, tokens.crash.apiKey)).toBe(200);
-    await expect
-      .poll(async () => ((await settledByNode()).get(`${NODE}-2`) ?? 0) > (afterRestart.get(`${NODE}-2`) ?? 0), { timeout: 10_000, interval: 100 })
-      .toBe(true);
+    await expect.poll(async () => ((await settledByNode()).get(`${NODE}-2`) ?? 0) > (afterRestart.get(`${NODE}-2`) ?? 0), { timeout: 10_000, interval: 100 }).toBe(true);
     const ok = await running.stop();
     expect(ok).toBeGreaterThan(0);
     // The last settlements of the live workers are written within their group commit; most

@@ -113,7 +113,15 @@ describeEachDialect('relay request hygiene', (dialect) => {
   });
 
   it('/v1/messages on a Claude channel: only ClaudeRequest fields and role/content per message', async () => {
-    const known = { max_tokens: 100, system: 'Be brief.', temperature: 0.2, stop_sequences: ['END'], metadata: { user_id: 'u' }, tools: [{ name: 'lookup', input_schema: { type: 'object' } }], tool_choice: { type: 'auto' } };
+    const known = {
+      max_tokens: 100,
+      system: 'Be brief.',
+      temperature: 0.2,
+      stop_sequences: ['END'],
+      metadata: { user_id: 'u' },
+      tools: [{ name: 'lookup', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'auto' },
+    };
     const body = { model: CLAUDE, ...known, messages: [{ role: 'user', content: 'Salut', id: 'm1', createAt: 1 }], frequency_penalty: 0.5, conversation_id: 'c' };
     const sent = JSON.parse(await post('/v1/messages', JSON.stringify(body), claude, { 'anthropic-version': '2023-06-01' }));
     expect(sent).toEqual({ model: CLAUDE, ...known, messages: [{ role: 'user', content: 'Salut' }] });

@@ -133,10 +133,10 @@ describeEachDialect('Codex CLI through /v1/responses', (dialect) => {
     try {
       const since = await lastLogId();
       const before = await balances(b.s, b.user.id, b.token.id);
-      openai.script(
-        { toolCalls: [{ id: 'call_codex1', name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 2000, completion: 40 } },
-        (request) => ({ text: toolOutputs(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.', usage: { prompt: 2100, completion: 12 } }),
-      );
+      openai.script({ toolCalls: [{ id: 'call_codex1', name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 2000, completion: 40 } }, (request) => ({
+        text: toolOutputs(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.',
+        usage: { prompt: 2100, completion: 12 },
+      }));
       const run = await runCodex(dir, b.s.url, b.token.apiKey, GPT);
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
       expect(run.stdout).toContain(FINAL);
@@ -165,10 +165,10 @@ describeEachDialect('Codex CLI through /v1/responses', (dialect) => {
     const dir = freshHome();
     try {
       const since = await lastLogId();
-      claude.script(
-        { toolCalls: [{ id: 'toolu_codex1', name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 3000, completion: 30 } },
-        (request) => ({ text: claudeToolResults(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.', usage: { prompt: 3100, completion: 10 } }),
-      );
+      claude.script({ toolCalls: [{ id: 'toolu_codex1', name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 3000, completion: 30 } }, (request) => ({
+        text: claudeToolResults(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.',
+        usage: { prompt: 3100, completion: 10 },
+      }));
       const run = await runCodex(dir, b.s.url, b.token.apiKey, CLAUDE);
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
       expect(run.stdout).toContain(FINAL);
@@ -196,10 +196,10 @@ describeEachDialect('Codex CLI through /v1/responses', (dialect) => {
     try {
       const since = await lastLogId();
       const before = await balances(b.s, b.user.id, b.token.id);
-      gemini.script(
-        { toolCalls: [{ name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 2500, completion: 20 } },
-        (request) => ({ text: geminiToolResults(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.', usage: { prompt: 2600, completion: 9 } }),
-      );
+      gemini.script({ toolCalls: [{ name: 'exec_command', arguments: { cmd: COMMAND } }], usage: { prompt: 2500, completion: 20 } }, (request) => ({
+        text: geminiToolResults(request.body).some((o) => o.includes(MARKER)) ? FINAL : 'The tool output never came back.',
+        usage: { prompt: 2600, completion: 9 },
+      }));
       const run = await runCodex(dir, b.s.url, b.token.apiKey, GEMINI);
       expect(run.code, run.stderr.slice(-2000)).toBe(0);
       expect(run.stdout).toContain(FINAL);

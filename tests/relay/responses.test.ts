@@ -152,9 +152,17 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     expect(result.text).toBe('one two three');
     expect(result.final.usage).toMatchObject({ input_tokens: 40, output_tokens: 3 });
     expect(result.events.map((e) => e.type)).toEqual([
-      'response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added',
-      'response.output_text.delta', 'response.output_text.delta', 'response.output_text.delta',
-      'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
     ]);
     // (40 + 3 × 4) × 0.075 = 3.9 → 4
     expect(q).toBe(4);
@@ -201,7 +209,9 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
 
     claude.script({ text: 'Sunny in Paris.', usage: { prompt: 150, completion: 6 } });
     const q2 = await quotaSpent(async () => {
-      const second = await b.openai().responses.create({ model: CLAUDE, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny, 21°C' }], tools: [WEATHER_TOOL] });
+      const second = await b
+        .openai()
+        .responses.create({ model: CLAUDE, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny, 21°C' }], tools: [WEATHER_TOOL] });
       expect(second.output_text).toBe('Sunny in Paris.');
       expect(second.previous_response_id).toBe(first.id);
     });
@@ -233,7 +243,10 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     await expect(b.openai(other.apiKey).responses.delete(first.id)).rejects.toMatchObject({ status: 404 });
     await b.openai().responses.delete(first.id);
     await expect(b.openai().responses.retrieve(first.id)).rejects.toMatchObject({ status: 404 });
-    await expect(b.openai().responses.create({ model: CLAUDE, previous_response_id: first.id, input: 'and tomorrow?' })).rejects.toMatchObject({ status: 400, error: { code: 'previous_response_not_found' } });
+    await expect(b.openai().responses.create({ model: CLAUDE, previous_response_id: first.id, input: 'and tomorrow?' })).rejects.toMatchObject({
+      status: 400,
+      error: { code: 'previous_response_not_found' },
+    });
   });
 
   it('Claude channel: streamed as the Responses event stream, text and tool calls, usage in response.completed', async () => {
@@ -245,7 +258,8 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     expect(result.text).toBe('Let me check.');
     const types = result.events.map((e) => e.type);
     expect(types.slice(0, 4)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added']);
-    for (const type of ['response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.function_call_arguments.delta', 'response.function_call_arguments.done']) expect(types).toContain(type);
+    for (const type of ['response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.function_call_arguments.delta', 'response.function_call_arguments.done'])
+      expect(types).toContain(type);
     expect(result.final.usage).toMatchObject({ input_tokens: 60, output_tokens: 12, total_tokens: 72, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } });
     expect(result.final.output.map((item) => item.type)).toEqual(['message', 'function_call']);
     // (60 + 12 × 5) × 1.5 = 180
@@ -254,7 +268,9 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     // Round trip on the streamed response, through the SDK's stream helper.
     const call = functionCall(result.final);
     claude.script({ text: 'Warm in Rome.', usage: { prompt: 80, completion: 4 } });
-    const stream = b.openai().responses.stream({ model: CLAUDE, previous_response_id: result.final.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'warm' }], tools: [WEATHER_TOOL] });
+    const stream = b
+      .openai()
+      .responses.stream({ model: CLAUDE, previous_response_id: result.final.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'warm' }], tools: [WEATHER_TOOL] });
     const final = await stream.finalResponse();
     expect(final.output_text).toBe('Warm in Rome.');
     const followUp = JSON.parse(claude.requests.at(-1)!.body);
@@ -274,7 +290,9 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     expect(await lastLog()).toMatchObject({ model_name: GEMINI, prompt_tokens: 100, completion_tokens: 50, channel_id: channels.gemini });
 
     gemini.script({ text: 'Cloudy in Lima today', usage: { prompt: 120, completion: 4 } });
-    const result = await collect(await b.openai().responses.create({ model: GEMINI, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'cloudy' }], stream: true }));
+    const result = await collect(
+      await b.openai().responses.create({ model: GEMINI, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'cloudy' }], stream: true }),
+    );
     expect(result.text).toBe('Cloudy in Lima today');
     expect(result.final.usage).toMatchObject({ input_tokens: 120, output_tokens: 4 });
     const sent = JSON.parse(gemini.requests.at(-1)!.body);
@@ -289,7 +307,10 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     expect(sent.path).toBe('/v1/chat/completions');
     expect(JSON.parse(sent.body)).toMatchObject({
       model: MOONSHOT,
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Kyiv?' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Kyiv?' },
+      ],
       tools: [{ type: 'function', function: { name: 'get_weather', parameters: WEATHER_TOOL.parameters } }],
       reasoning_effort: 'medium',
       max_tokens: 64,
@@ -299,7 +320,9 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     expect(await lastLog()).toMatchObject({ model_name: MOONSHOT, prompt_tokens: 70, completion_tokens: 9, channel_id: channels.moonshot });
 
     openai.script({ text: 'Mild in Kyiv.', usage: { prompt: 90, completion: 4 } });
-    const result = await collect(await b.openai().responses.create({ model: MOONSHOT, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'mild' }], stream: true }));
+    const result = await collect(
+      await b.openai().responses.create({ model: MOONSHOT, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'mild' }], stream: true }),
+    );
     expect(result.text).toBe('Mild in Kyiv.');
     // This family is not asked for stream usage (no stream_options upstream): counted here.
     const usage = result.final.usage!;
@@ -349,7 +372,10 @@ describeEachDialect('/v1/responses (openai SDK)', (dialect) => {
     const db = b.s.app.ctx.db;
     const now = Math.floor(Date.now() / 1000);
     const row = { token_id: b.token.id, user_id: b.user.id, channel_id: 0, model: CLAUDE, created_at: now - 100 };
-    await db.insertInto('responses').values({ ...row, id: 'resp_expired', data: JSON.stringify({ input: [], output: [], response: { id: 'resp_expired' } }), expires_at: now - 1 }).execute();
+    await db
+      .insertInto('responses')
+      .values({ ...row, id: 'resp_expired', data: JSON.stringify({ input: [], output: [], response: { id: 'resp_expired' } }), expires_at: now - 1 })
+      .execute();
     await expect(b.openai().responses.retrieve('resp_expired')).rejects.toMatchObject({ status: 404 });
     // A store's first write sweeps (then at most once a minute).
     new ResponsesStore(b.relay).save({ id: 'resp_fresh', tokenId: b.token.id, userId: b.user.id, channelId: 0, model: CLAUDE, data: { input: [], output: [], response: { id: 'resp_fresh' } } });

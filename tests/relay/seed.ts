@@ -45,7 +45,11 @@ export interface TokenFields {
 }
 
 export async function seedToken(s: TestServer, userId: number, fields: TokenFields = {}): Promise<SeededToken> {
-  const key = randomBytes(36).toString('base64').replace(/[^0-9a-zA-Z]/g, '').padEnd(48, 'x').slice(0, 48);
+  const key = randomBytes(36)
+    .toString('base64')
+    .replace(/[^0-9a-zA-Z]/g, '')
+    .padEnd(48, 'x')
+    .slice(0, 48);
   const now = Math.floor(Date.now() / 1000);
   await s.app.ctx.db
     .insertInto('tokens')

@@ -95,7 +95,17 @@ describeEachDialect('drawing task relay (Midjourney proxy)', (dialect) => {
     expect(l.logs).toHaveLength(1);
     expect(l.logs[0]).toMatchObject({ type: 2, quota: IMAGINE, model_name: 'mj_imagine', channel_id: channelId });
     expect(l.logs[0]!.content).toBe(`模型固定价格 0.10，分组倍率 1.00，操作 IMAGINE，ID ${mjId}`);
-    expect(await task(mjId)).toMatchObject({ action: 'IMAGINE', code: 1, status: 'SUBMITTED', progress: '0%', billing: 'charged', token_id: tokenId, channel_id: channelId, quota: IMAGINE, prompt: 'a red fox in snow' });
+    expect(await task(mjId)).toMatchObject({
+      action: 'IMAGINE',
+      code: 1,
+      status: 'SUBMITTED',
+      progress: '0%',
+      billing: 'charged',
+      token_id: tokenId,
+      channel_id: channelId,
+      quota: IMAGINE,
+      prompt: 'a red fox in snow',
+    });
 
     fake.progress(mjId, 40);
     await tick();
@@ -113,7 +123,11 @@ describeEachDialect('drawing task relay (Midjourney proxy)', (dialect) => {
     const image = await fetch(`${b.s.url}/mj/image/${mjId}`);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
 
     const listed = (await post('/mj/task/list-by-condition', { ids: [mjId, 'nope'] })).body as unknown as unknown[];
     expect(listed).toHaveLength(1);
@@ -230,10 +244,21 @@ describeEachDialect('drawing task relay (Midjourney proxy)', (dialect) => {
   it('a hold left by a submission that died with its process is given back by the next round, once', async () => {
     const db = b.s.app.ctx.db;
     // What a crash between the hold and the upstream's answer leaves: money taken, row held.
-    await db.updateTable('users').set((eb) => ({ quota: eb('quota', '-', IMAGINE) })).where('id', '=', userId).execute();
-    await db.updateTable('tokens').set((eb) => ({ remain_quota: eb('remain_quota', '-', IMAGINE) })).where('id', '=', tokenId).execute();
+    await db
+      .updateTable('users')
+      .set((eb) => ({ quota: eb('quota', '-', IMAGINE) }))
+      .where('id', '=', userId)
+      .execute();
+    await db
+      .updateTable('tokens')
+      .set((eb) => ({ remain_quota: eb('remain_quota', '-', IMAGINE) }))
+      .where('id', '=', tokenId)
+      .execute();
     const stale = Date.now() - (HELD_STALE_SECONDS + 60) * 1000;
-    await db.insertInto('midjourneys').values({ user_id: userId, token_id: tokenId, action: 'IMAGINE', quota: IMAGINE, billing: 'held', submit_time: stale, channel_id: channelId, progress: '0%' }).execute();
+    await db
+      .insertInto('midjourneys')
+      .values({ user_id: userId, token_id: tokenId, action: 'IMAGINE', quota: IMAGINE, billing: 'held', submit_time: stale, channel_id: channelId, progress: '0%' })
+      .execute();
     expect((await ledger()).held).toBe(IMAGINE);
     await tick();
     await tick();
@@ -312,13 +337,20 @@ describeEachDialect('drawing tasks survive a restart', (dialect) => {
       const user = await seedUser(first, QUOTA);
       const token = await seedToken(first, user.id);
       await seedChannel(first, { type: 2, base_url: fake.url, key: 'mj-secret', models: 'mj_imagine' });
-      const res = await fetch(`${first.url}/mj/submit/imagine`, { method: 'POST', headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'x' }) });
+      const res = await fetch(`${first.url}/mj/submit/imagine`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'x' }),
+      });
       const mjId = ((await res.json()) as { result: string }).result;
       await first.app.close();
 
       fake.fail(mjId, 'lost');
       // Two processes over the same database, as after a restart next to a second node.
-      const [a, c] = await Promise.all([startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } }), startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } })]);
+      const [a, c] = await Promise.all([
+        startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } }),
+        startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } }),
+      ]);
       try {
         await Promise.all([relayOf(a.app.ctx)!.tasks.tick(), relayOf(c.app.ctx)!.tasks.tick()]);
         const db = a.app.ctx.db;

@@ -137,7 +137,15 @@ describeEachDialect('music task relay (Suno)', (dialect) => {
 
   it('MUSIC: the upstream answer passed on, charged once, the row kept; mv defaulted, unknown fields dropped', async () => {
     const before = fake.requests.length;
-    const res = await post('/suno/submit/music', { prompt: '[Verse] gateways hum', title: 'Relay Song', tags: 'synthpop', make_instrumental: true, notify_hook: 'http://127.0.0.1:1/hook', model: 'x', extra: { a: 1 } });
+    const res = await post('/suno/submit/music', {
+      prompt: '[Verse] gateways hum',
+      title: 'Relay Song',
+      tags: 'synthpop',
+      make_instrumental: true,
+      notify_hook: 'http://127.0.0.1:1/hook',
+      model: 'x',
+      extra: { a: 1 },
+    });
     expect(res.status).toBe(200);
     const taskId = res.body.data as string;
     expect(res.body).toEqual({ code: 'success', message: '', data: taskId });
@@ -342,8 +350,14 @@ describeEachDialect('music task relay (Suno)', (dialect) => {
     const before = fake.requests.length;
     expect(await post('/suno/submit/video', { prompt: 'x' })).toEqual({ status: 400, body: { code: 'invalid_request', message: 'invalid_action', data: null } });
     expect(await post('/suno/submit/music', { prompt: 42 })).toEqual({ status: 400, body: { code: 'invalid_request', message: 'prompt must be a string', data: null } });
-    expect(await post('/suno/submit/music', { prompt: 'x', make_instrumental: 'yes' })).toEqual({ status: 400, body: { code: 'invalid_request', message: 'make_instrumental must be a boolean', data: null } });
-    expect(await post('/suno/submit/music', { prompt: 'x', continue_at: -1 })).toEqual({ status: 400, body: { code: 'invalid_request', message: 'continue_at must be a non-negative number', data: null } });
+    expect(await post('/suno/submit/music', { prompt: 'x', make_instrumental: 'yes' })).toEqual({
+      status: 400,
+      body: { code: 'invalid_request', message: 'make_instrumental must be a boolean', data: null },
+    });
+    expect(await post('/suno/submit/music', { prompt: 'x', continue_at: -1 })).toEqual({
+      status: 400,
+      body: { code: 'invalid_request', message: 'continue_at must be a non-negative number', data: null },
+    });
     expect(await post('/suno/submit/music', ['prompt'])).toEqual({ status: 400, body: { code: 'invalid_request', message: 'invalid request body', data: null } });
     const bad = await fetch(`${b.s.url}/suno/submit/music`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{oops' });
     expect(await readReply(bad)).toEqual({ status: 400, body: { code: 'invalid_request', message: 'invalid request body', data: null } });
@@ -437,7 +451,10 @@ describeEachDialect('music task relay (Suno)', (dialect) => {
     const otherToken = await seedToken(b.s, other.id);
     const theirs = await submit('music', { prompt: 'theirs' }, otherToken.apiKey);
     const before = fake.requests.length;
-    expect(await post('/suno/submit/music', { prompt: 'x', task_id: theirs, continue_clip_id: 'clip-1' })).toEqual({ status: 400, body: { code: 'invalid_request', message: 'task_origin_not_exist', data: null } });
+    expect(await post('/suno/submit/music', { prompt: 'x', task_id: theirs, continue_clip_id: 'clip-1' })).toEqual({
+      status: 400,
+      body: { code: 'invalid_request', message: 'task_origin_not_exist', data: null },
+    });
     expect(fake.requests.length).toBe(before);
     let l = await ledger();
     expect(l.quota).toBe(QUOTA);
@@ -470,7 +487,10 @@ describeEachDialect('music task relay (Suno)', (dialect) => {
       // The origin's channel disabled: refused, nothing charged.
       await setChannelStatus(b.s.app.ctx, [preferred], 2);
       await relayOf(b.s.app.ctx)!.channels.refresh();
-      expect(await post('/suno/submit/music', { prompt: 'x', task_id: fresh, continue_clip_id: 'c' })).toEqual({ status: 400, body: { code: 'invalid_request', message: '该任务所属渠道已被禁用', data: null } });
+      expect(await post('/suno/submit/music', { prompt: 'x', task_id: fresh, continue_clip_id: 'c' })).toEqual({
+        status: 400,
+        body: { code: 'invalid_request', message: '该任务所属渠道已被禁用', data: null },
+      });
       l = await ledger();
       expect(l.quota).toBe(QUOTA - 3 * MUSIC);
     } finally {
@@ -557,14 +577,46 @@ describeEachDialect('music task relay (Suno)', (dialect) => {
   it('a hold left by a submission that died with its process is given back by the next round, once', async () => {
     const db = b.s.app.ctx.db;
     // What a crash between the hold and the upstream's answer leaves: money taken, row held.
-    await db.updateTable('users').set((eb) => ({ quota: eb('quota', '-', MUSIC) })).where('id', '=', userId).execute();
-    await db.updateTable('tokens').set((eb) => ({ remain_quota: eb('remain_quota', '-', MUSIC) })).where('id', '=', tokenId).execute();
+    await db
+      .updateTable('users')
+      .set((eb) => ({ quota: eb('quota', '-', MUSIC) }))
+      .where('id', '=', userId)
+      .execute();
+    await db
+      .updateTable('tokens')
+      .set((eb) => ({ remain_quota: eb('remain_quota', '-', MUSIC) }))
+      .where('id', '=', tokenId)
+      .execute();
     const stale = Math.floor(Date.now() / 1000) - HELD_STALE_SECONDS - 60;
-    await db.insertInto('tasks').values({ user_id: userId, token_id: tokenId, platform: 'suno', action: 'MUSIC', quota: MUSIC, billing: 'held', submit_time: stale, channel_id: channelId, progress: '0%' }).execute();
+    await db
+      .insertInto('tasks')
+      .values({ user_id: userId, token_id: tokenId, platform: 'suno', action: 'MUSIC', quota: MUSIC, billing: 'held', submit_time: stale, channel_id: channelId, progress: '0%' })
+      .execute();
     // A fresh hold (a submission still running) is left alone.
-    await db.updateTable('users').set((eb) => ({ quota: eb('quota', '-', LYRICS) })).where('id', '=', userId).execute();
-    await db.updateTable('tokens').set((eb) => ({ remain_quota: eb('remain_quota', '-', LYRICS) })).where('id', '=', tokenId).execute();
-    await db.insertInto('tasks').values({ user_id: userId, token_id: tokenId, platform: 'suno', action: 'LYRICS', quota: LYRICS, billing: 'held', submit_time: Math.floor(Date.now() / 1000), channel_id: channelId, progress: '0%' }).execute();
+    await db
+      .updateTable('users')
+      .set((eb) => ({ quota: eb('quota', '-', LYRICS) }))
+      .where('id', '=', userId)
+      .execute();
+    await db
+      .updateTable('tokens')
+      .set((eb) => ({ remain_quota: eb('remain_quota', '-', LYRICS) }))
+      .where('id', '=', tokenId)
+      .execute();
+    await db
+      .insertInto('tasks')
+      .values({
+        user_id: userId,
+        token_id: tokenId,
+        platform: 'suno',
+        action: 'LYRICS',
+        quota: LYRICS,
+        billing: 'held',
+        submit_time: Math.floor(Date.now() / 1000),
+        channel_id: channelId,
+        progress: '0%',
+      })
+      .execute();
     expect((await ledger()).held).toBe(MUSIC + LYRICS);
     await tick();
     await tick();
@@ -586,7 +638,11 @@ describeEachDialect('music tasks survive a restart', (dialect) => {
       const user = await seedUser(first, QUOTA);
       const token = await seedToken(first, user.id, { unlimited_quota: false, remain_quota: QUOTA });
       await seedChannel(first, { type: 36, base_url: fake.url, key: fake.key, models: 'suno_music,suno_lyrics' });
-      const res = await fetch(`${first.url}/suno/submit/music`, { method: 'POST', headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'x' }) });
+      const res = await fetch(`${first.url}/suno/submit/music`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'x' }),
+      });
       expect(res.status).toBe(200);
       const taskId = ((await res.json()) as { data: string }).data;
       const charged = await first.app.ctx.db.selectFrom('users').select(['quota']).where('id', '=', user.id).executeTakeFirstOrThrow();
@@ -595,7 +651,10 @@ describeEachDialect('music tasks survive a restart', (dialect) => {
 
       fake.fail(taskId, 'lost');
       // Two processes over the same database, as after a restart next to a second node.
-      const [a, c] = await Promise.all([startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } }), startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } })]);
+      const [a, c] = await Promise.all([
+        startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } }),
+        startTestServer(dialect, { database: first.database, env: { UPDATE_TASK: 'false' } }),
+      ]);
       try {
         await Promise.all([relayOf(a.app.ctx)!.tasks.tick(), relayOf(c.app.ctx)!.tasks.tick()]);
         await Promise.all([relayOf(a.app.ctx)!.tasks.tick(), relayOf(c.app.ctx)!.tasks.tick()]);
@@ -628,7 +687,11 @@ describeEachDialect('music tasks: an upstream answer arriving after a refund', (
       await seedChannel(b.s, { type: 36, base_url: fake.url, key: fake.key, models: 'suno_music,suno_lyrics' });
       const user = await seedUser(b.s, QUOTA);
       const token = await seedToken(b.s, user.id, { unlimited_quota: false, remain_quota: QUOTA });
-      const res = await fetch(`${b.s.url}/suno/submit/music`, { method: 'POST', headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'late' }) });
+      const res = await fetch(`${b.s.url}/suno/submit/music`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ prompt: 'late' }),
+      });
       const taskId = ((await res.json()) as { data: string }).data;
       fake.succeed(taskId);
 

@@ -37,7 +37,7 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
     await vertex?.close();
   });
 
-  it('the console\'s channel test passes for each of the channel\'s wire formats (signed, with the access token)', async () => {
+  it("the console's channel test passes for each of the channel's wire formats (signed, with the access token)", async () => {
     const root = await b.s.root();
     for (const model of [GEMINI, CLAUDE, LLAMA]) {
       const seen = vertex.requests.length;
@@ -50,7 +50,14 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
   it('Gemini, chat: generateContent at the default region with the access token; billed by usageMetadata', async () => {
     vertex.script({ text: 'Hello from Vertex.', usage: { prompt: 40, completion: 10 } });
     const { quota, log } = await billedOnce(b, async () => {
-      const res = await b.openai().chat.completions.create({ model: GEMINI, max_tokens: 50, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+      const res = await b.openai().chat.completions.create({
+        model: GEMINI,
+        max_tokens: 50,
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      });
       expect(res.choices[0]!.message.content).toBe('Hello from Vertex.');
       expect(res.usage).toMatchObject({ prompt_tokens: 40, completion_tokens: 10 });
     });
@@ -87,7 +94,7 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
     expect(quota).toBe(22);
   });
 
-  it('Gemini\'s own API (@google/genai) passes through to a Vertex Gemini model, plain and streamed', async () => {
+  it("Gemini's own API (@google/genai) passes through to a Vertex Gemini model, plain and streamed", async () => {
     const ai = new GoogleGenAI({ apiKey: b.token.apiKey, httpOptions: { baseUrl: b.s.url } });
     vertex.script({ text: 'native', usage: { prompt: 8, completion: 2 } });
     const plain = await billedOnce(b, async () => {
@@ -107,7 +114,7 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
     expect(streamed.quota).toBe(15);
   });
 
-  it('Claude, chat: rawPredict in the model\'s own region with the Vertex envelope and name', async () => {
+  it("Claude, chat: rawPredict in the model's own region with the Vertex envelope and name", async () => {
     vertex.script({ text: 'Claude on Vertex.', usage: { prompt: 30, completion: 10 } });
     const { quota } = await billedOnce(b, async () => {
       const res = await b.openai().chat.completions.create({ model: CLAUDE, max_tokens: 80, messages: [{ role: 'user', content: 'hi' }] });
@@ -138,7 +145,9 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
   it('Claude, /v1/messages (Anthropic SDK): the native body in the envelope, plain and streamed', async () => {
     vertex.script({ text: 'native claude', usage: { prompt: 20, completion: 4 } });
     const plain = await billedOnce(b, async () => {
-      const message = await b.anthropic().messages.create({ model: CLAUDE, max_tokens: 32, messages: [{ role: 'user', content: 'hello' }] }, { headers: { 'anthropic-beta': 'output-128k-2025-02-19' } });
+      const message = await b
+        .anthropic()
+        .messages.create({ model: CLAUDE, max_tokens: 32, messages: [{ role: 'user', content: 'hello' }] }, { headers: { 'anthropic-beta': 'output-128k-2025-02-19' } });
       expect(message.content).toEqual([{ type: 'text', text: 'native claude' }]);
     });
     const sent = vertex.requests.at(-1)!;
@@ -158,7 +167,7 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
     expect(streamed.quota).toBe(30);
   });
 
-  it('open models: Vertex\'s OpenAI-compatible endpoint, plain and streamed', async () => {
+  it("open models: Vertex's OpenAI-compatible endpoint, plain and streamed", async () => {
     vertex.script({ text: 'llama answer', usage: { prompt: 9, completion: 3 } });
     const plain = await billedOnce(b, async () => {
       const res = await b.openai().chat.completions.create({ model: LLAMA, messages: [{ role: 'user', content: 'hi' }] });
@@ -180,10 +189,13 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
     expect(streamed.quota).toBe(7);
   });
 
-  it('Vertex\'s errors reach the client in their own words and cost nothing', async () => {
+  it("Vertex's errors reach the client in their own words and cost nothing", async () => {
     vertex.script({ error: { status: 400, message: 'Request contains an invalid argument.' } });
     await notBilled(b, async () => {
-      const failure = await b.openai().chat.completions.create({ model: GEMINI, messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const failure = await b
+        .openai()
+        .chat.completions.create({ model: GEMINI, messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(failure).toMatchObject({ status: 400, type: 'INVALID_ARGUMENT' });
       expect(String((failure as Error).message)).toContain('Request contains an invalid argument.');
     });
@@ -196,15 +208,25 @@ describeEachDialect('Vertex AI channels (service account, Gemini, Claude, open m
       const forged = JSON.stringify({ ...(JSON.parse(other.serviceAccountKey) as object), project_id: vertex.projectId, client_email: vertex.clientEmail, token_uri: `${vertex.url}/token` });
       await seedChannel(b.s, { type: 41, base_url: vertex.url, key: forged, other: 'us-central1', models: 'gemini-1.5-pro' });
       // A key saved before keys were checked (or by the reference) still reaches the relay.
-      await storeChannelKey(b.s, await seedChannel(b.s, { type: 41, base_url: vertex.url, key: vertex.serviceAccountKey, other: 'us-central1', models: 'gemini-1.5-flash' }), 'AIza-not-a-service-account');
+      await storeChannelKey(
+        b.s,
+        await seedChannel(b.s, { type: 41, base_url: vertex.url, key: vertex.serviceAccountKey, other: 'us-central1', models: 'gemini-1.5-flash' }),
+        'AIza-not-a-service-account',
+      );
       await setRatios(b, { 'gemini-1.5-pro': 1, 'gemini-1.5-flash': 1 });
       const calls = vertex.requests.length;
       const tokenCalls = vertex.tokenRequests;
       await notBilled(b, async () => {
-        const refused = await b.openai().chat.completions.create({ model: 'gemini-1.5-pro', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+        const refused = await b
+          .openai()
+          .chat.completions.create({ model: 'gemini-1.5-pro', messages: [{ role: 'user', content: 'x' }] })
+          .catch((err: unknown) => err);
         expect(refused).toMatchObject({ status: 401, code: 'access_token_refused' });
         expect(String((refused as Error).message)).toContain('Invalid JWT Signature.');
-        const malformed = await b.openai().chat.completions.create({ model: 'gemini-1.5-flash', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+        const malformed = await b
+          .openai()
+          .chat.completions.create({ model: 'gemini-1.5-flash', messages: [{ role: 'user', content: 'x' }] })
+          .catch((err: unknown) => err);
         expect(malformed).toMatchObject({ status: 401, code: 'invalid_channel_key' });
       });
       expect(vertex.tokenRequests).toBe(tokenCalls + 1);

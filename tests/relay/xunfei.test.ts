@@ -30,17 +30,25 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
     await xunfei?.close();
   });
 
-  it('the console\'s channel test passes over the WebSocket', async () => {
+  it("the console's channel test passes over the WebSocket", async () => {
     const seen = xunfei.requests.length;
     const res = await (await b.s.root()).get(`/api/channel/test/${channel}?model=${MODEL}`);
     expect(res.body).toMatchObject({ success: true });
     expect(xunfei.requests.length).toBe(seen + 1);
   });
 
-  it('chat: one request message at /v3.5/chat with its domain; the frames joined; billed by the last frame\'s usage', async () => {
+  it("chat: one request message at /v3.5/chat with its domain; the frames joined; billed by the last frame's usage", async () => {
     xunfei.script({ text: '你好，我是讯飞星火。', usage: { prompt: 30, completion: 10 } });
     const { quota, log } = await billedOnce(b, async () => {
-      const res = await b.openai().chat.completions.create({ model: MODEL, max_tokens: 100, temperature: 0.5, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+      const res = await b.openai().chat.completions.create({
+        model: MODEL,
+        max_tokens: 100,
+        temperature: 0.5,
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+      });
       expect(res.choices[0]!.message.content).toBe('你好，我是讯飞星火。');
       expect(res.choices[0]!.finish_reason).toBe('stop');
       expect(res.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 10, total_tokens: 40 });
@@ -50,17 +58,26 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
     expect(sent.json).toEqual({
       header: { app_id: XUNFEI_APP_ID },
       parameter: { chat: { domain: 'generalv3.5', temperature: 0.5, max_tokens: 100 } },
-      payload: { message: { text: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] } },
+      payload: {
+        message: {
+          text: [
+            { role: 'system', content: 'be brief' },
+            { role: 'user', content: 'hi' },
+          ],
+        },
+      },
     });
     expect(log).toMatchObject({ model_name: MODEL, prompt_tokens: 30, completion_tokens: 10, channel_id: channel });
     // (30 + 10 × 2) × 0.5
     expect(quota).toBe(25);
   });
 
-  it('chat streamed: each frame a chunk, status 2 finishes; a model without a version takes the channel\'s', async () => {
+  it("chat streamed: each frame a chunk, status 2 finishes; a model without a version takes the channel's", async () => {
     xunfei.script({ text: 'one two three four', usage: { prompt: 20, completion: 8 } });
     const { quota } = await billedOnce(b, async () => {
-      const read = await readChatStream(await b.openai().chat.completions.create({ model: 'SparkDesk', messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }));
+      const read = await readChatStream(
+        await b.openai().chat.completions.create({ model: 'SparkDesk', messages: [{ role: 'user', content: 'count' }], stream: true, stream_options: { include_usage: true } }),
+      );
       expect(read).toMatchObject({ text: 'one two three four', finish: 'stop', usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 } });
       expect(read.error).toBeUndefined();
     });
@@ -72,7 +89,10 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
   it('an error frame: a refusal before any text reaches the client with its message, nothing billed; mid-answer it ends the stream, what came is billed once', async () => {
     xunfei.script({ error: { status: 200, code: 10013, message: '输入内容审核不通过，涉嫌违规，请重新调整输入内容' } });
     await notBilled(b, async () => {
-      const failure = await b.openai().chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const failure = await b
+        .openai()
+        .chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(failure).toMatchObject({ status: 400 });
       expect(String((failure as Error).message)).toContain('输入内容审核不通过');
     });
@@ -90,10 +110,16 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
     const refused = xunfei.refused;
     const seen = xunfei.requests.length;
     await notBilled(b, async () => {
-      const wrong = await b.openai().chat.completions.create({ model: 'SparkDesk-v1.1', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const wrong = await b
+        .openai()
+        .chat.completions.create({ model: 'SparkDesk-v1.1', messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(wrong).toMatchObject({ status: 403 });
       expect(String((wrong as Error).message)).toContain('HMAC signature does not match');
-      const malformed = await b.openai().chat.completions.create({ model: 'SparkDesk-v3.1', messages: [{ role: 'user', content: 'x' }] }).catch((err: unknown) => err);
+      const malformed = await b
+        .openai()
+        .chat.completions.create({ model: 'SparkDesk-v3.1', messages: [{ role: 'user', content: 'x' }] })
+        .catch((err: unknown) => err);
       expect(malformed).toMatchObject({ status: 401, code: 'invalid_channel_key' });
     });
     expect(xunfei.refused).toBe(refused + 1);
@@ -127,7 +153,10 @@ describeEachDialect('Xunfei Spark channels (WebSocket, signed URL)', (dialect) =
       await down.close();
       const before = xunfei.requests.length;
       await notBilled(b, async () => {
-        const err = await b.openai().chat.completions.create({ model: 'spark-via-proxy-0', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+        const err = await b
+          .openai()
+          .chat.completions.create({ model: 'spark-via-proxy-0', messages: [{ role: 'user', content: 'hi' }] })
+          .catch((e: unknown) => e);
         expect((err as { status: number }).status).toBeGreaterThanOrEqual(500);
         expect(JSON.stringify((err as { error: unknown }).error)).not.toContain('http-pa55word');
       });

@@ -49,19 +49,17 @@ describe('WORKERS and the workers’ identities', () => {
 function siblings(count: number): { channels: SiblingChannel[]; sent: WireChange[] } {
   const listeners: ((message: unknown) => void)[][] = Array.from({ length: count }, () => []);
   const sent: WireChange[] = [];
-  const channels = listeners.map(
-    (mine, index): SiblingChannel => ({
-      send: (change) => {
-        sent.push(change);
-        // Through a JSON round trip, as over the IPC channel.
-        for (const [other, theirs] of listeners.entries()) if (other !== index) for (const l of theirs) l(JSON.parse(JSON.stringify(change)));
-      },
-      listen: (listener) => {
-        mine.push(listener);
-        return () => mine.splice(mine.indexOf(listener), 1);
-      },
-    }),
-  );
+  const channels = listeners.map((mine, index): SiblingChannel => ({
+    send: (change) => {
+      sent.push(change);
+      // Through a JSON round trip, as over the IPC channel.
+      for (const [other, theirs] of listeners.entries()) if (other !== index) for (const l of theirs) l(JSON.parse(JSON.stringify(change)));
+    },
+    listen: (listener) => {
+      mine.push(listener);
+      return () => mine.splice(mine.indexOf(listener), 1);
+    },
+  }));
   return { channels, sent };
 }
 

@@ -49,7 +49,10 @@ describe('console locales', () => {
   });
 
   it('have no empty text', () => {
-    for (const [lang, table] of [['zh', zh], ['en', en]] as const) {
+    for (const [lang, table] of [
+      ['zh', zh],
+      ['en', en],
+    ] as const) {
       const empty = flatten(table).filter((key) => key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], table) === '');
       expect(empty, lang).toEqual([]);
     }

@@ -61,7 +61,11 @@ describe('fake midjourney-proxy', () => {
     expect(task.buttons.map((b) => b.label)).toEqual(['U1', 'U2', 'U3', 'U4', '', 'V1', 'V2', 'V3', 'V4']);
     const image = await fetch(task.imageUrl);
     expect(image.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await image.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
 
     const seed = await (await fetch(`${fake.url}/mj/task/${id}/image-seed`, { headers: MJ })).json();
     expect(seed).toEqual({ code: 1, description: '成功', result: '1234567890' });
@@ -144,7 +148,10 @@ describe('fake Suno-API', () => {
 
   it('submits music, moves it to success and serves its clips', async () => {
     const fake = await suno();
-    const submit = (await (await post(`${fake.url}/suno/submit/MUSIC`, SUNO, { gpt_description_prompt: 'a happy song', mv: 'chirp-v3-0', make_instrumental: false })).json()) as { code: string; data: string };
+    const submit = (await (await post(`${fake.url}/suno/submit/MUSIC`, SUNO, { gpt_description_prompt: 'a happy song', mv: 'chirp-v3-0', make_instrumental: false })).json()) as {
+      code: string;
+      data: string;
+    };
     expect(submit.code).toBe('success');
     expect(submit.data).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const id = submit.data;

@@ -49,7 +49,26 @@ describe('local settlement journal', () => {
     const dir = dataDir();
     const journal = new LocalJournal(dir, 'n', 'i9');
     journal.open();
-    const withLog = (id: string): SettleItem => ({ ...item(id), log: { user_id: 1, created_at: 1, type: 2, content: '模型倍率 0.075，补全倍率 4，分组倍率 1', username: '用户', token_name: 't', token_id: 0, model_name: 'gpt-4o-mini', prompt_tokens: 1, completion_tokens: 2, use_time: 0, is_stream: false, channel_id: 1, group: 'default', other: '{"frt":1}' } });
+    const withLog = (id: string): SettleItem => ({
+      ...item(id),
+      log: {
+        user_id: 1,
+        created_at: 1,
+        type: 2,
+        content: '模型倍率 0.075，补全倍率 4，分组倍率 1',
+        username: '用户',
+        token_name: 't',
+        token_id: 0,
+        model_name: 'gpt-4o-mini',
+        prompt_tokens: 1,
+        completion_tokens: 2,
+        use_time: 0,
+        is_stream: false,
+        channel_id: 1,
+        group: 'default',
+        other: '{"frt":1}',
+      },
+    });
     journal.final(withLog('first'));
     journal.flush();
     // About 2 MB in one turn: more than the 1 MB buffer the journal keeps between writes.

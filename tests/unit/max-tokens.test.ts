@@ -8,7 +8,14 @@ describe('maxTokensOf', () => {
     expect(maxTokensOf({ max_output_tokens: 500 })).toBe(500);
     expect(maxTokensOf({ generationConfig: { maxOutputTokens: 700 } })).toBe(700);
     expect(maxTokensOf({ max_tokens: 0, generationConfig: { maxOutputTokens: 70 } })).toBe(70);
-    for (const bad of [{ max_output_tokens: -1 }, { max_output_tokens: Number.POSITIVE_INFINITY }, { max_output_tokens: '9' }, { generationConfig: null }, { generationConfig: { maxOutputTokens: 2.5 } }, {}]) {
+    for (const bad of [
+      { max_output_tokens: -1 },
+      { max_output_tokens: Number.POSITIVE_INFINITY },
+      { max_output_tokens: '9' },
+      { generationConfig: null },
+      { generationConfig: { maxOutputTokens: 2.5 } },
+      {},
+    ]) {
       expect(maxTokensOf(bad)).toBe(0);
     }
   });

@@ -99,7 +99,7 @@ describe('model request rate limit', () => {
         }
       });
 
-      it('keeps a long window\'s history for the whole window (not only the 20-minute idle expiry)', async () => {
+      it("keeps a long window's history for the whole window (not only the 20-minute idle expiry)", async () => {
         await configure({ ModelRequestRateLimitCount: '1', ModelRequestRateLimitDurationMinutes: '60' });
         await (await admitModelRequest(ctx(), 11)).finish(200);
         if (made.advance) made.advance(30 * 60_000);

@@ -2,17 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMPLETION_RULES, completionRuleFor } from '../../src/server/services/pricing/completion-rules';
-import {
-  cacheRatio,
-  completionRatio,
-  groupRatio,
-  modelPrice,
-  modelRatio,
-  pricingName,
-  readRatioTables,
-  UNSET_MODEL_RATIO,
-  type RatioTables,
-} from '../../src/server/services/pricing/ratios';
+import { cacheRatio, completionRatio, groupRatio, modelPrice, modelRatio, pricingName, readRatioTables, UNSET_MODEL_RATIO, type RatioTables } from '../../src/server/services/pricing/ratios';
 import type { OptionsService } from '../../src/server/services/options/options.service';
 
 /** The shipped defaults, read from the options catalogue. */
@@ -172,12 +162,13 @@ describe('readRatioTables', () => {
 
 describe('the built-in tables against the reference', () => {
   /** new-api's own built-in tables (tests/fixtures/reference-db), so going back to it bills the same models. */
-  const reference = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/reference-db/new-api-ratios.json'), 'utf8')) as Record<'ModelRatio' | 'ModelPrice' | 'CacheRatio', Record<string, number>>;
+  const reference = JSON.parse(readFileSync(join(import.meta.dirname, '../fixtures/reference-db/new-api-ratios.json'), 'utf8')) as Record<
+    'ModelRatio' | 'ModelPrice' | 'CacheRatio',
+    Record<string, number>
+  >;
 
   it('prices every model the reference prices, so none is refused for lack of a ratio', () => {
-    const unpriced = [...Object.keys(reference.ModelRatio), ...Object.keys(reference.ModelPrice)].filter(
-      (model) => !modelRatio(defaults, model).found && modelPrice(defaults, model) === undefined,
-    );
+    const unpriced = [...Object.keys(reference.ModelRatio), ...Object.keys(reference.ModelPrice)].filter((model) => !modelRatio(defaults, model).found && modelPrice(defaults, model) === undefined);
     expect(unpriced).toEqual([]);
   });
 

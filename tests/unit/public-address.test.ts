@@ -10,9 +10,23 @@ import { classifyHost, hasLiteralPrivateHost, isPublicAddress, publicOnlyAgent }
 
 describe('public addresses', () => {
   it.each(['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('%s is public', (a) => expect(isPublicAddress(a)).toBe(true));
-  it.each(['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip'])('%s is not', (a) =>
-    expect(isPublicAddress(a)).toBe(false),
-  );
+  it.each([
+    '127.0.0.1',
+    '127.1.2.3',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+    'not-an-ip',
+  ])('%s is not', (a) => expect(isPublicAddress(a)).toBe(false));
 
   it('spots literal private hosts in URLs, however they are written', () => {
     for (const url of ['http://127.0.0.1/x', 'https://[::1]/', 'https://2130706433/', 'http://0x7f.1/', 'http://169.254.169.254/latest']) {

@@ -34,7 +34,9 @@ describe('schema annotations', () => {
   });
 
   it('keeps no allowed record annotation that no schema uses', () => {
-    const text = schemaFiles('entities').map(([, schema]) => JSON.stringify(schema)).join('\n');
+    const text = schemaFiles('entities')
+      .map(([, schema]) => JSON.stringify(schema))
+      .join('\n');
     for (const keyword of ENTITY_KEYWORDS) expect(text, keyword).toContain(`"${keyword}"`);
   });
 
@@ -53,12 +55,7 @@ describe('schema annotations', () => {
         'x-field': { type: 'integer', anyOf: [{ minimum: 0, 'x-enum-labels': {} }] },
       },
     };
-    expect(annotationsOutside(schema, ENTITY_KEYWORDS)).toEqual([
-      '/x-tab',
-      '/properties/a~1b/x-kind',
-      '/properties/list/items/x-ui',
-      '/properties/x-field/anyOf/0/x-enum-labels',
-    ]);
+    expect(annotationsOutside(schema, ENTITY_KEYWORDS)).toEqual(['/x-tab', '/properties/a~1b/x-kind', '/properties/list/items/x-ui', '/properties/x-field/anyOf/0/x-enum-labels']);
   });
 
   it('refuses a record schema with an unknown annotation at start', () => {

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelayError } from '../../src/server/relay/errors';
 import { AhoCorasick } from '../../src/server/services/relay-guards/aho-corasick';
-import {
-  checkPromptSensitiveWords,
-  promptTexts,
-  SENSITIVE_WORDS_DETECTED,
-  sensitiveWordFilter,
-} from '../../src/server/services/relay-guards/sensitive-words';
+import { checkPromptSensitiveWords, promptTexts, SENSITIVE_WORDS_DETECTED, sensitiveWordFilter } from '../../src/server/services/relay-guards/sensitive-words';
 import { openOptionsStore, type OptionsStore } from '../helpers/options-store';
 
 describe('Aho–Corasick matcher', () => {
@@ -40,7 +35,14 @@ describe('prompt texts per relay mode', () => {
     const body = {
       messages: [
         { role: 'system', content: 'sys' },
-        { role: 'user', content: [{ type: 'text', text: 'part one' }, { type: 'image_url', image_url: { url: 'data:x' } }, { type: 'text', text: 'part two' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'part one' },
+            { type: 'image_url', image_url: { url: 'data:x' } },
+            { type: 'text', text: 'part two' },
+          ],
+        },
         { role: 'assistant', content: null },
       ],
     };
@@ -54,7 +56,11 @@ describe('prompt texts per relay mode', () => {
     expect(promptTexts('speech', { input: 'say' })).toEqual(['say']);
     expect(promptTexts('embeddings', { input: 'embed me' })).toEqual([]);
     expect(promptTexts('messages', { messages: [{ role: 'user', content: 'x' }] })).toEqual([]);
-    expect(promptTexts('gemini', { systemInstruction: { parts: [{ text: 'sys' }] }, contents: [{ parts: [{ text: 'a' }, { inlineData: { data: 'AA' } }] }, { parts: [{ text: 'b' }] }] })).toEqual(['sys', 'a', 'b']);
+    expect(promptTexts('gemini', { systemInstruction: { parts: [{ text: 'sys' }] }, contents: [{ parts: [{ text: 'a' }, { inlineData: { data: 'AA' } }] }, { parts: [{ text: 'b' }] }] })).toEqual([
+      'sys',
+      'a',
+      'b',
+    ]);
     expect(promptTexts('gemini', { systemInstruction: 'plain', contents: 'not a list' })).toEqual(['plain']);
     expect(promptTexts('gemini-embeddings', { content: { parts: [{ text: 'e' }] } })).toEqual([]);
   });
@@ -62,7 +68,13 @@ describe('prompt texts per relay mode', () => {
   it('reads the instructions and input texts of a Responses request (Ours), not its tool outputs', () => {
     expect(promptTexts('responses', { instructions: 'I', input: 'plain' })).toEqual(['I', 'plain']);
     const input = [
-      { role: 'user', content: [{ type: 'input_text', text: 'a' }, { type: 'input_image', image_url: 'x' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'a' },
+          { type: 'input_image', image_url: 'x' },
+        ],
+      },
       { role: 'developer', content: 'b' },
       { type: 'function_call_output', call_id: 'c', output: 'tool text' },
     ];

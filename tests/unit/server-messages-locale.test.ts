@@ -22,7 +22,9 @@ function files(dir: string): string[] {
 
 describe('server-en.json', () => {
   it('translates only messages the server still sends', () => {
-    const text = SOURCES.flatMap((dir) => files(join(ROOT, dir))).map((path) => readFileSync(path, 'utf8')).join('\n');
+    const text = SOURCES.flatMap((dir) => files(join(ROOT, dir)))
+      .map((path) => readFileSync(path, 'utf8'))
+      .join('\n');
     const keys = Object.keys(serverEn);
     // A guard against reading nothing: the table is not empty and its best-known message is found.
     expect(keys).toContain('无效的参数');

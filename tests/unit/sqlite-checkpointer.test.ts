@@ -30,9 +30,10 @@ function openWal(file: string): SQLite.Database {
 function write(db: SQLite.Database, mb: number): void {
   const insert = db.prepare('INSERT INTO t (payload) VALUES (?)');
   const payload = 'x'.repeat(4096);
-  for (let batch = 0; batch < mb * 16; batch++) db.transaction(() => {
-    for (let i = 0; i < 16; i++) insert.run(payload);
-  })();
+  for (let batch = 0; batch < mb * 16; batch++)
+    db.transaction(() => {
+      for (let i = 0; i < 16; i++) insert.run(payload);
+    })();
 }
 
 const size = (file: string) => statSync(file).size;

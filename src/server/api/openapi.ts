@@ -18,8 +18,7 @@ export async function registerOpenApi(api: FastifyInstance, ctx: AppContext): Pr
       info: {
         title: 'Switchyard console API',
         version: ctx.config.version,
-        description:
-          'Every reply is `{success, message, data}`. Logged-in calls send the session cookie (or an access token in `Authorization`) and the user id in `New-Api-User`.',
+        description: 'Every reply is `{success, message, data}`. Logged-in calls send the session cookie (or an access token in `Authorization`) and the user id in `New-Api-User`.',
       },
       components: {
         securitySchemes: {

@@ -19,7 +19,6 @@ export const STATUS_ONLY_PUT: FastifySchema = { querystring: { type: 'object', p
 /** A route that reads nothing from the request but its session. */
 export const NO_INPUT: FastifySchema = {};
 
-
 /** The querystring of a plain list. */
 export const PAGE_QUERY: FastifySchema = { querystring: { type: 'object', properties: { ...PAGE_FIELDS } } };
 

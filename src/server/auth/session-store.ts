@@ -18,15 +18,7 @@ import type { UserRow } from '../db/tables';
 import { AppError, MSG } from '../errors';
 import { USER_STATUS_DISABLED } from '../../shared/roles';
 import { findUserByIdUnscoped } from '../services/users/user.repository';
-import {
-  deleteExpiredSessions,
-  deleteSession,
-  extendSession,
-  findSessionUser,
-  insertSession,
-  newSessionKey,
-  sessionIdOf,
-} from '../services/users/session.repository';
+import { deleteExpiredSessions, deleteSession, extendSession, findSessionUser, insertSession, newSessionKey, sessionIdOf } from '../services/users/session.repository';
 import { clearSession, dropSessionKeys, readSession, SESSION_MAX_AGE_SECONDS, updateSession } from './session';
 import { nowSeconds } from '../../shared/time';
 

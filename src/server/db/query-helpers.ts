@@ -10,10 +10,7 @@ import type { Page, PageRequest } from '../../shared/api/envelope';
  * Runs `query` (filtered, selected and ordered) for one page, and counts every match with
  * the same filter. The count is skipped when the first page is not full (it is the total).
  */
-export async function pageRows<DB, TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
-  page: PageRequest,
-): Promise<{ rows: O[]; total: number }> {
+export async function pageRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, page: PageRequest): Promise<{ rows: O[]; total: number }> {
   const rows = await query.limit(page.pageSize).offset(page.offset).execute();
   if (page.offset === 0 && rows.length < page.pageSize) return { rows, total: rows.length };
   const counted = (await query

@@ -121,7 +121,8 @@ export class MetricsGatherer {
     g.reports.push(message.metrics);
     if (g.waiting.size > 0) return;
     // AggregatorRegistry.aggregate takes what getMetricsAsJSON gave (typed loosely by prom-client).
-    promClient().AggregatorRegistry.aggregate(g.reports as Parameters<typeof AggregatorRegistry.aggregate>[0])
+    promClient()
+      .AggregatorRegistry.aggregate(g.reports as Parameters<typeof AggregatorRegistry.aggregate>[0])
       .metrics()
       .then(
         (text) => g.finish(text),

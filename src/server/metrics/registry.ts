@@ -39,22 +39,13 @@ function relayMetrics(prom: PromClient, registry: Registry, m: RelayMetrics): vo
     LATENCY_BOUNDS_MS,
     () => m.firstByteTimes(),
   );
-  new AccumulatedHistogram(
-    { name: `${PREFIX}relay_duration_seconds`, help: 'Time from the relay reading a request to the end of its answer', labelNames: request, registers },
-    LATENCY_BOUNDS_MS,
-    () => m.totalTimes(),
+  new AccumulatedHistogram({ name: `${PREFIX}relay_duration_seconds`, help: 'Time from the relay reading a request to the end of its answer', labelNames: request, registers }, LATENCY_BOUNDS_MS, () =>
+    m.totalTimes(),
   );
-  new AccumulatedCounter(
-    { name: `${PREFIX}relay_prompt_tokens_total`, help: 'Prompt tokens of settled answers', labelNames: usage, registers },
-    () => m.billedValues('promptTokens'),
-  );
-  new AccumulatedCounter(
-    { name: `${PREFIX}relay_completion_tokens_total`, help: 'Completion tokens of settled answers', labelNames: usage, registers },
-    () => m.billedValues('completionTokens'),
-  );
-  new AccumulatedCounter(
-    { name: `${PREFIX}relay_quota_billed_total`, help: 'Quota charged by committed settlements (quota units, 500000 per USD by default)', labelNames: usage, registers },
-    () => m.billedValues('quota'),
+  new AccumulatedCounter({ name: `${PREFIX}relay_prompt_tokens_total`, help: 'Prompt tokens of settled answers', labelNames: usage, registers }, () => m.billedValues('promptTokens'));
+  new AccumulatedCounter({ name: `${PREFIX}relay_completion_tokens_total`, help: 'Completion tokens of settled answers', labelNames: usage, registers }, () => m.billedValues('completionTokens'));
+  new AccumulatedCounter({ name: `${PREFIX}relay_quota_billed_total`, help: 'Quota charged by committed settlements (quota units, 500000 per USD by default)', labelNames: usage, registers }, () =>
+    m.billedValues('quota'),
   );
   new AccumulatedCounter(
     { name: `${PREFIX}upstream_errors_total`, help: 'Failed upstream attempts by channel and status class (retried or not)', labelNames: ['channel', 'status_class'] as const, registers },

@@ -108,7 +108,13 @@ export async function subscribeSoon(subscriber: Redis, channel: string): Promise
   const waited = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, CONNECT_TIMEOUT_MS);
   });
-  await Promise.race([subscriber.subscribe(channel).then(() => undefined, () => undefined), waited]);
+  await Promise.race([
+    subscriber.subscribe(channel).then(
+      () => undefined,
+      () => undefined,
+    ),
+    waited,
+  ]);
   clearTimeout(timer);
 }
 

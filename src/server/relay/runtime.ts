@@ -23,7 +23,6 @@ import type { RelayLogger } from './logger';
 // The pipeline's hooks read the logger's type here, beside the runtime that holds it.
 export type { RelayLogger } from './logger';
 
-
 export class RelayRuntime {
   readonly auth: AuthCache;
   readonly channels: ChannelIndex;

@@ -156,7 +156,7 @@ export function countInputTokens(input: unknown, model: string): number {
 /** Rerank: the query and every document (documents may be strings or `{text}` objects). */
 export function countRerankTokens(query: unknown, documents: unknown, model: string): number {
   let tokens = countTokens(str(query) ?? '', model);
-  for (const doc of arr(documents)) tokens += countTokens(typeof doc === 'string' ? doc : str(obj(doc).text) ?? JSON.stringify(doc), model);
+  for (const doc of arr(documents)) tokens += countTokens(typeof doc === 'string' ? doc : (str(obj(doc).text) ?? JSON.stringify(doc)), model);
   return tokens;
 }
 

@@ -192,9 +192,7 @@ function checkAnnotations(where: string, schema: OptionProperty): void {
 export function buildCatalogue(files: OptionSection[]): Catalogue {
   const keys = new Map<string, OptionDef>();
   const ids = new Set<string>();
-  const sections = [...files].sort(
-    (a, b) => SETTINGS_TABS.indexOf(a['x-tab']) - SETTINGS_TABS.indexOf(b['x-tab']) || (a['x-order'] ?? 0) - (b['x-order'] ?? 0),
-  );
+  const sections = [...files].sort((a, b) => SETTINGS_TABS.indexOf(a['x-tab']) - SETTINGS_TABS.indexOf(b['x-tab']) || (a['x-order'] ?? 0) - (b['x-order'] ?? 0));
   for (const section of sections) {
     if (!section.$id) throw new CatalogueError('an options schema file has no $id');
     if (ids.has(section.$id)) throw new CatalogueError(`two options schema files share the $id ${section.$id}`);
@@ -240,17 +238,4 @@ export function buildCatalogue(files: OptionSection[]): Catalogue {
 }
 
 /** The x- keywords of the catalogue, for a validator that runs in strict mode. */
-export const CATALOGUE_KEYWORDS = [
-  'x-i18n',
-  'x-public',
-  'x-secret',
-  'x-root',
-  'x-format',
-  'x-json-schema',
-  'x-requires',
-  'x-trim-trailing-slash',
-  'x-messages',
-  'x-ui',
-  'x-tab',
-  'x-order',
-] as const;
+export const CATALOGUE_KEYWORDS = ['x-i18n', 'x-public', 'x-secret', 'x-root', 'x-format', 'x-json-schema', 'x-requires', 'x-trim-trailing-slash', 'x-messages', 'x-ui', 'x-tab', 'x-order'] as const;

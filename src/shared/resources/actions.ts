@@ -111,16 +111,7 @@ export interface ChatLinkActionDef extends RowActionBase {
 }
 
 /** A row action: its kind's variant. */
-export type RowActionDef =
-  | EditActionDef
-  | RequestActionDef
-  | StatusActionDef
-  | DeleteActionDef
-  | CopyActionDef
-  | PickRequestActionDef
-  | DialogActionDef
-  | DuplicateActionDef
-  | ChatLinkActionDef;
+export type RowActionDef = EditActionDef | RequestActionDef | StatusActionDef | DeleteActionDef | CopyActionDef | PickRequestActionDef | DialogActionDef | DuplicateActionDef | ChatLinkActionDef;
 
 // ---------------------------------------------------------------- batch actions
 

@@ -252,12 +252,4 @@ export type ColumnDef = TextColumn | NamedColumn;
 export type RendererName = NonNullable<ColumnDef['renderer']>;
 
 /** The column variant a renderer draws. */
-export type ColumnOf<R extends RendererName> = R extends 'text'
-  ? TextColumn
-  : NamedColumn extends infer C
-    ? C extends { renderer: infer N }
-      ? R extends N
-        ? C
-        : never
-      : never
-    : never;
+export type ColumnOf<R extends RendererName> = R extends 'text' ? TextColumn : NamedColumn extends infer C ? (C extends { renderer: infer N } ? (R extends N ? C : never) : never) : never;

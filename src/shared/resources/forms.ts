@@ -192,17 +192,7 @@ export interface ExpiryFieldDef extends FieldBase, NoRules {
 
 /** A form field: its kind's variant. */
 export type FormFieldDef =
-  | TextFieldDef
-  | TextareaFieldDef
-  | NumberFieldDef
-  | QuotaFieldDef
-  | SelectFieldDef
-  | SwitchFieldDef
-  | JsonFieldDef
-  | TagsFieldDef
-  | ReadonlyFieldDef
-  | ModelPickerFieldDef
-  | ExpiryFieldDef;
+  TextFieldDef | TextareaFieldDef | NumberFieldDef | QuotaFieldDef | SelectFieldDef | SwitchFieldDef | JsonFieldDef | TagsFieldDef | ReadonlyFieldDef | ModelPickerFieldDef | ExpiryFieldDef;
 
 export type FieldKind = FormFieldDef['kind'];
 

@@ -11,13 +11,19 @@ describe('textConstraintsOf / numberConstraintsOf', () => {
     // The weight column is a 32-bit integer; the priority's bigint bound (2^53 − 1) is left out.
     expect(numberConstraintsOf(channel, 'weight')).toEqual({ min: 0, max: 2147483647, integer: true, default: 0 });
     expect(textConstraintsOf(channel, 'name')).toEqual({ maxLength: 191 });
-    expect(numberConstraintsOf(token, 'count')).toEqual({ min: 1, max: 100, integer: true, default: 1, rangeMessages: { minimum: '令牌个数必须大于0', maximum: '一次批量创建的令牌个数不能大于 100' } });
+    expect(numberConstraintsOf(token, 'count')).toEqual({
+      min: 1,
+      max: 100,
+      integer: true,
+      default: 1,
+      rangeMessages: { minimum: '令牌个数必须大于0', maximum: '一次批量创建的令牌个数不能大于 100' },
+    });
     expect(numberConstraintsOf(token, 'remain_quota')).toEqual({ min: 0, integer: true, default: 500000, rangeMessages: { minimum: '额度不能小于 0', maximum: '额度过大' } });
     expect(textConstraintsOf(token, 'nothing')).toEqual({});
     expect(numberConstraintsOf(token, 'nothing')).toEqual({});
   });
 
-  it('carries the server\'s own words for a value out of bounds', () => {
+  it("carries the server's own words for a value out of bounds", () => {
     expect(numberConstraintsOf(redemption, 'count')).toEqual({
       min: 1,
       max: 100,
@@ -27,7 +33,7 @@ describe('textConstraintsOf / numberConstraintsOf', () => {
     });
   });
 
-  it('carries a pattern with the field\'s own message in both languages', () => {
+  it("carries a pattern with the field's own message in both languages", () => {
     expect(textConstraintsOf(channel, 'base_url')).toEqual({
       maxLength: 1024,
       pattern: channel.properties.base_url.pattern,

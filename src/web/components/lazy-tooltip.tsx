@@ -34,10 +34,11 @@ export function LazyTooltip({ title, children }: { title: TooltipProps['title'];
       children.props.onMouseEnter?.(event);
       hovered.current = true;
       // Swapped in after the import settles, never in the middle of a tap's mouse events.
-      if (!loaded) void loadTooltip().then(() => {
-        hadFocus.current = node.current !== null && node.current === document.activeElement;
-        setLoaded(true);
-      });
+      if (!loaded)
+        void loadTooltip().then(() => {
+          hadFocus.current = node.current !== null && node.current === document.activeElement;
+          setLoaded(true);
+        });
     },
     onMouseLeave: (event: MouseEvent<HTMLElement>) => {
       children.props.onMouseLeave?.(event);

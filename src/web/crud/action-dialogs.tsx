@@ -53,7 +53,18 @@ function FormDialog({ request, onClose }: { request: FormRequest; onClose: () =>
     if (done) onClose();
   };
   return (
-    <Modal open title={t(request.def.titleKey)} onOk={() => void ok()} onCancel={onClose} confirmLoading={busy} okText={t('common.submit')} cancelText={t('common.cancel')} width={request.def.width ?? 560} destroyOnHidden data-testid="action-dialog">
+    <Modal
+      open
+      title={t(request.def.titleKey)}
+      onOk={() => void ok()}
+      onCancel={onClose}
+      confirmLoading={busy}
+      okText={t('common.submit')}
+      cancelText={t('common.cancel')}
+      width={request.def.width ?? 560}
+      destroyOnHidden
+      data-testid="action-dialog"
+    >
       <Form form={form} layout="vertical" initialValues={request.initial} preserve={false}>
         {visibleFields(request.def.fields, values).map((f) => (
           <FormField key={`${f.field}:${f.kind}`} def={f} />

@@ -23,7 +23,8 @@ export function DownloadButton({ download, api, filters }: { download: DownloadD
 
   const run = async () => {
     setBusy(true);
-    const progress = (bytes: number) => message.open({ key, type: 'loading', duration: 0, content: <span data-testid="download-progress">{t(download.progressKey, { size: formatBytes(bytes) })}</span> });
+    const progress = (bytes: number) =>
+      message.open({ key, type: 'loading', duration: 0, content: <span data-testid="download-progress">{t(download.progressKey, { size: formatBytes(bytes) })}</span> });
     progress(0);
     try {
       const file = await downloadFile(transportDeps, joinPath(api, download.path), filtersToQuery(filters), progress, download.fileName);

@@ -32,8 +32,7 @@ type Inputs = { [K in FieldKind]: (def: FieldOf<K>, placeholder: string | undefi
 const INPUTS: Inputs = {
   text: (_def, placeholder) => <Input placeholder={placeholder} autoComplete="off" />,
   password: (_def, placeholder) => <Input.Password placeholder={placeholder} autoComplete="new-password" />,
-  number: (def, placeholder) =>
-    def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <InputNumber style={{ width: '100%' }} placeholder={placeholder} />,
+  number: (def, placeholder) => (def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <InputNumber style={{ width: '100%' }} placeholder={placeholder} />),
   quota: (def, placeholder) => (def.presets ? <WithPresets def={def} placeholder={placeholder} /> : <QuotaInput adjustDialog={def.adjustDialog} placeholder={placeholder} />),
   select: (def, placeholder) => <OptionSelect def={def} placeholder={placeholder} />,
   switch: () => <Switch />,
@@ -142,7 +141,12 @@ function valueMapping(def: FormFieldDef): Pick<FormItemProps, 'getValueProps' | 
   if ((def.kind === 'select' || def.kind === 'tags') && def.joinWith) {
     const sep = def.joinWith;
     return {
-      getValueProps: (v: unknown) => ({ value: String(v ?? '').split(sep).map((s) => s.trim()).filter(Boolean) }),
+      getValueProps: (v: unknown) => ({
+        value: String(v ?? '')
+          .split(sep)
+          .map((s) => s.trim())
+          .filter(Boolean),
+      }),
       normalize: (list: unknown) => (Array.isArray(list) ? list.join(sep) : list),
     };
   }

@@ -25,7 +25,12 @@ export function formValuesFromRecord(fields: FormFieldDef[], record: Values | un
     if (!f.initialFrom) continue;
     const source = record[f.initialFrom.field];
     const sep = f.initialFrom.split;
-    out[f.field] = sep ? String(source ?? '').split(sep).map((s) => s.trim()).filter(Boolean) : source;
+    out[f.field] = sep
+      ? String(source ?? '')
+          .split(sep)
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : source;
   }
   return out;
 }

@@ -39,5 +39,9 @@ export function valuesToFilters(values: Record<string, unknown>): CrudFilter[] {
 
 /** The query the list's toggles add (`id_sort=true`); switched-off toggles add nothing. */
 export function toggleQuery(state: Record<string, boolean>): Record<string, string> {
-  return Object.fromEntries(Object.entries(state).filter(([, on]) => on).map(([param]) => [param, 'true']));
+  return Object.fromEntries(
+    Object.entries(state)
+      .filter(([, on]) => on)
+      .map(([param]) => [param, 'true']),
+  );
 }

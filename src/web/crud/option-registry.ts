@@ -9,8 +9,7 @@ type Registry = (language: 'zh' | 'en') => SelectOption[];
 
 const REGISTRY: Record<string, Registry> = {
   /** Every current channel type (legacy ones stay readable in lists, but are not offered). */
-  'channel-types': (language) =>
-    CHANNEL_TYPES.filter((t) => !t.legacy).map((t) => ({ value: t.id, label: language === 'zh' ? (t.label ?? t.name) : t.name })),
+  'channel-types': (language) => CHANNEL_TYPES.filter((t) => !t.legacy).map((t) => ({ value: t.id, label: language === 'zh' ? (t.label ?? t.name) : t.name })),
 };
 
 export function registryOptions(name: string, language: 'zh' | 'en'): SelectOption[] {

@@ -33,40 +33,16 @@ export function QuotaInput({ value, onChange, adjustDialog, placeholder, id }: Q
   return (
     <>
       <Space.Compact style={{ width: '100%' }}>
-        <InputNumber<number>
-          id={id}
-          value={value}
-          onChange={(v) => onChange?.(v)}
-          precision={0}
-          placeholder={placeholder}
-          style={{ width: '100%' }}
-          addonAfter={quotaToCurrency(current, view)}
-        />
+        <InputNumber<number> id={id} value={value} onChange={(v) => onChange?.(v)} precision={0} placeholder={placeholder} style={{ width: '100%' }} addonAfter={quotaToCurrency(current, view)} />
         {adjustDialog && (
           <Button icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="quota-adjust">
             {t('quota.adjust')}
           </Button>
         )}
       </Space.Compact>
-      <Modal
-        open={open}
-        title={t('quota.adjustTitle')}
-        onOk={apply}
-        onCancel={() => setOpen(false)}
-        okText={t('common.ok')}
-        cancelText={t('common.cancel')}
-        destroyOnHidden
-      >
+      <Modal open={open} title={t('quota.adjustTitle')} onOk={apply} onCancel={() => setOpen(false)} okText={t('common.ok')} cancelText={t('common.cancel')} destroyOnHidden>
         <Space direction="vertical" style={{ width: '100%' }}>
-          <InputNumber<number>
-            autoFocus
-            value={amount}
-            onChange={setAmount}
-            precision={0}
-            placeholder={t('quota.amountPlaceholder')}
-            style={{ width: '100%' }}
-            data-testid="quota-amount"
-          />
+          <InputNumber<number> autoFocus value={amount} onChange={setAmount} precision={0} placeholder={t('quota.amountPlaceholder')} style={{ width: '100%' }} data-testid="quota-amount" />
           <Typography.Text type="secondary">
             {t('quota.preview', {
               current: current.toLocaleString('en-US'),

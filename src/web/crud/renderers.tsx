@@ -13,18 +13,7 @@ import { ActionTagCell, IdTagCell, JsonDialogCell, SecretCell, UserInfoCell } fr
 import type { CellProps, RenderContext } from './cells/cell-props';
 import { InlineNumberCell } from './cells/inline-number-cell';
 import { TaskResultCell } from './cells/task-result-cell';
-import {
-  ChannelTypeCell,
-  DurationCell,
-  ImageCell,
-  JsonPathCell,
-  LatencyCell,
-  ListTagsCell,
-  ProgressCell,
-  ResponseTimeCell,
-  StatusDetailCell,
-  TagChildrenCell,
-} from './cells/value-cells';
+import { ChannelTypeCell, DurationCell, ImageCell, JsonPathCell, LatencyCell, ListTagsCell, ProgressCell, ResponseTimeCell, StatusDetailCell, TagChildrenCell } from './cells/value-cells';
 import { matches } from './conditions';
 import { formatTimestamp } from './format-time';
 import { displayQuota } from './quota-format';

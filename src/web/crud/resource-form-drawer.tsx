@@ -94,23 +94,23 @@ export function ResourceFormDrawer({ resource, mode, id, onClose }: ResourceForm
           }}
         >
           <FormScopeContext.Provider value={{ mode, id }}>
-          {ungrouped.map((def) => (
-            <FormField key={`${def.field}:${def.kind}`} def={def} />
-          ))}
-          {groups.map((group) => {
-            const inGroup = shown.filter((f) => f.group === group.key);
-            if (inGroup.length === 0) return null;
-            return (
-              <div key={group.key}>
-                <Divider orientation="left" plain>
-                  {t(group.titleKey)}
-                </Divider>
-                {inGroup.map((def) => (
-                  <FormField key={`${def.field}:${def.kind}`} def={def} />
-                ))}
-              </div>
-            );
-          })}
+            {ungrouped.map((def) => (
+              <FormField key={`${def.field}:${def.kind}`} def={def} />
+            ))}
+            {groups.map((group) => {
+              const inGroup = shown.filter((f) => f.group === group.key);
+              if (inGroup.length === 0) return null;
+              return (
+                <div key={group.key}>
+                  <Divider orientation="left" plain>
+                    {t(group.titleKey)}
+                  </Divider>
+                  {inGroup.map((def) => (
+                    <FormField key={`${def.field}:${def.kind}`} def={def} />
+                  ))}
+                </div>
+              );
+            })}
           </FormScopeContext.Provider>
         </Form>
       </Spin>

@@ -101,7 +101,14 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
     title: t(c.titleKey),
     width: c.width,
     responsive: c.showFrom ? breakpointsFrom(c.showFrom) : undefined,
-    render: (_value: unknown, row: Row) => (c.ellipsis ? <CutCell width={c.width} title={row[c.field]}>{renderCell(c, row, ctx)}</CutCell> : renderCell(c, row, ctx)),
+    render: (_value: unknown, row: Row) =>
+      c.ellipsis ? (
+        <CutCell width={c.width} title={row[c.field]}>
+          {renderCell(c, row, ctx)}
+        </CutCell>
+      ) : (
+        renderCell(c, row, ctx)
+      ),
   }));
   if (resource.rowActions?.length) {
     columns.push({

@@ -54,7 +54,14 @@ describe('music task result', () => {
     expect(parseTaskResult(JSON.stringify([{ title: '  Spaced  ', audio_url: 'https://a.example/1.mp3', metadata: { duration: '61' } }]))).toEqual({
       clips: [{ title: 'Spaced', audioUrl: 'https://a.example/1.mp3', duration: 61 }],
     });
-    expect(parseTaskResult(JSON.stringify([{ title: 7, audio_url: 9, metadata: { duration: 'x' } }, { id: 'only-id', status: 'queued' }]))).toEqual({ clips: [] });
+    expect(
+      parseTaskResult(
+        JSON.stringify([
+          { title: 7, audio_url: 9, metadata: { duration: 'x' } },
+          { id: 'only-id', status: 'queued' },
+        ]),
+      ),
+    ).toEqual({ clips: [] });
     expect(parseTaskResult(JSON.stringify({ clips: [clip()] })).clips).toHaveLength(1);
     expect(parseTaskResult(JSON.stringify({ data: [clip()] })).clips).toHaveLength(1);
     expect(parseTaskResult(JSON.stringify(clip())).clips).toHaveLength(1);

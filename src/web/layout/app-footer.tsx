@@ -64,8 +64,7 @@ export function AppFooter() {
   return (
     <div className="sy-footer">
       <PlainText type="secondary">
-        {t('footer.credit', { name: status.system_name || DEFAULT_SYSTEM_NAME, version: status.version ?? '' })}{' '}
-        <Link to="/about">{t('nav.about')}</Link>
+        {t('footer.credit', { name: status.system_name || DEFAULT_SYSTEM_NAME, version: status.version ?? '' })} <Link to="/about">{t('nav.about')}</Link>
         {status.docs_link && (
           <>
             {' · '}

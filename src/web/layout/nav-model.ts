@@ -135,9 +135,7 @@ export function buildTopLinks({ status, role, isRouted }: NavContext): TopLink[]
 
 /** The entry whose path is the longest prefix of the current path. */
 export function selectedKey(pathname: string, paths: string[]): string | undefined {
-  return paths
-    .filter((p) => p !== '/' && (pathname === p || pathname.startsWith(`${p}/`)))
-    .sort((a, b) => b.length - a.length)[0] ?? (pathname === '/' && paths.includes('/') ? '/' : undefined);
+  return paths.filter((p) => p !== '/' && (pathname === p || pathname.startsWith(`${p}/`))).sort((a, b) => b.length - a.length)[0] ?? (pathname === '/' && paths.includes('/') ? '/' : undefined);
 }
 
 /** Whether today is 1 January (the New Year easter egg). */

@@ -15,10 +15,7 @@ function Confetti() {
   return createPortal(
     <div className="sy-confetti" aria-hidden>
       {PIECES.map((i) => (
-        <span
-          key={i}
-          style={{ left: `${(i * 37) % 100}%`, background: COLOURS[i % COLOURS.length], animationDelay: `${(i % 12) * 0.12}s` }}
-        />
+        <span key={i} style={{ left: `${(i * 37) % 100}%`, background: COLOURS[i % COLOURS.length], animationDelay: `${(i % 12) * 0.12}s` }} />
       ))}
     </div>,
     document.body,

@@ -60,7 +60,11 @@ export function PopupMenu({ items, onChoose, label, look, hover = false, classNa
   const menuId = useId();
 
   const menuItems = () => Array.from(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-  const chosenIndex = () => Math.max(0, items.findIndex((item) => item.selected));
+  const chosenIndex = () =>
+    Math.max(
+      0,
+      items.findIndex((item) => item.selected),
+    );
 
   const show = (at: number | null) => {
     window.clearTimeout(closeTimer.current);

@@ -58,17 +58,7 @@ export function SideNav({ collapsed = false, withTopLinks = false, onNavigate }:
     onNavigate?.();
   };
 
-  return (
-    <Menu
-      mode="inline"
-      inlineCollapsed={collapsed}
-      selectedKeys={selected ? [selected] : []}
-      items={items}
-      onClick={onClick}
-      style={{ borderInlineEnd: 'none' }}
-      data-testid="side-nav"
-    />
-  );
+  return <Menu mode="inline" inlineCollapsed={collapsed} selectedKeys={selected ? [selected] : []} items={items} onClick={onClick} style={{ borderInlineEnd: 'none' }} data-testid="side-nav" />;
 }
 
 /** The signed-in sider's content: the navigation and, at its foot, the collapse toggle. */

@@ -25,15 +25,9 @@ export function SignedInMenu({ user }: { user: StoredUser }) {
     navigate('/login');
   };
 
-  const items = [
-    ...(isRouted('/personal') ? [{ key: 'personal', icon: <IdcardOutlined />, label: t('nav.personal') }] : []),
-    { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout') },
-  ];
+  const items = [...(isRouted('/personal') ? [{ key: 'personal', icon: <IdcardOutlined />, label: t('nav.personal') }] : []), { key: 'logout', icon: <LogoutOutlined />, label: t('header.logout') }];
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{ items, onClick: ({ key }) => (key === 'logout' ? void onLogout() : navigate('/personal')) }}
-    >
+    <Dropdown trigger={['click']} menu={{ items, onClick: ({ key }) => (key === 'logout' ? void onLogout() : navigate('/personal')) }}>
       <Button type="text" data-testid="user-menu" style={{ paddingInline: 6 }}>
         <Avatar size="small" style={{ backgroundColor: '#2563eb' }}>
           {(user.display_name || user.username).slice(0, 1).toUpperCase()}

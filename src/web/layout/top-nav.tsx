@@ -14,8 +14,7 @@ import { Link, useNavigate } from 'react-router';
 import type { TopLink } from './nav-model';
 import { PopupMenu } from './popup-menu';
 
-const itemClass = (selected: boolean, hidden: boolean) =>
-  ['sy-topnav-item', selected ? 'sy-topnav-item-selected' : '', hidden ? 'sy-topnav-item-hidden' : ''].filter(Boolean).join(' ');
+const itemClass = (selected: boolean, hidden: boolean) => ['sy-topnav-item', selected ? 'sy-topnav-item-selected' : '', hidden ? 'sy-topnav-item-hidden' : ''].filter(Boolean).join(' ');
 
 export function TopNav({ links, active }: { links: TopLink[]; active: string | undefined }) {
   const { t } = useTranslation();
@@ -81,7 +80,15 @@ export function TopNav({ links, active }: { links: TopLink[]; active: string | u
           if (link) open(link);
         }}
         trigger={(props) => (
-          <button {...props} type="button" className={itemClass(rest.some((l) => !l.external && l.path === active), false)} aria-label={t('nav.more')}>
+          <button
+            {...props}
+            type="button"
+            className={itemClass(
+              rest.some((l) => !l.external && l.path === active),
+              false,
+            )}
+            aria-label={t('nav.more')}
+          >
             <EllipsisOutlined />
           </button>
         )}

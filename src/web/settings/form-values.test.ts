@@ -10,11 +10,14 @@ const entries = (rows: OptionEntry[]) => new Map(rows.map((r) => [r.key, r]));
 describe('settings form values', () => {
   it('decodes stored strings by type, pretty-prints JSON and blanks secrets', () => {
     const general = section('operation-general');
-    const data = toFormData(general, entries([
-      { key: 'QuotaPerUnit', value: '500000' },
-      { key: 'DisplayInCurrencyEnabled', value: 'false' },
-      { key: 'Chats', value: '[{"a":"b"}]' },
-    ]));
+    const data = toFormData(
+      general,
+      entries([
+        { key: 'QuotaPerUnit', value: '500000' },
+        { key: 'DisplayInCurrencyEnabled', value: 'false' },
+        { key: 'Chats', value: '[{"a":"b"}]' },
+      ]),
+    );
     expect(data.QuotaPerUnit).toBe(500000);
     expect(data.DisplayInCurrencyEnabled).toBe(false);
     expect(data.Chats).toBe('[\n  {\n    "a": "b"\n  }\n]');

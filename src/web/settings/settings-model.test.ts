@@ -45,9 +45,11 @@ describe('settings model', () => {
       expect(form.uiSchema[name]).toEqual({ 'ui:widget': 'updown', 'ui:options': { unit: 'minutes' } });
       expect(form.uiSchema['ui:order']).toContain(name);
     }
-    expect(buildSettingsModel(FILES, { lang: 'en', role: 10 }).find((t) => t.tab === 'ratelimit')!.sections[0].fields.map((f) => f.key)).not.toContain(
-      'ModelRequestRateLimitBurst',
-    );
+    expect(
+      buildSettingsModel(FILES, { lang: 'en', role: 10 })
+        .find((t) => t.tab === 'ratelimit')!
+        .sections[0].fields.map((f) => f.key),
+    ).not.toContain('ModelRequestRateLimitBurst');
   });
 
   it('gives titles, descriptions and enum labels in the language asked, English as the fallback', () => {
@@ -87,7 +89,11 @@ describe('settings model', () => {
     expect(section(tabs, 'operation-ratios').subTabs).toEqual(['json', 'ratio-table', 'unpriced-models']);
     expect(section(tabs, 'operation-log').actions).toEqual(['log-cleanup']);
     expect(section(tabs, 'system-general').fields[0].trimTrailingSlash).toBe(true);
-    expect(section(tabs, 'operation-ratios').fields.filter((f) => f.ratioColumn).map((f) => f.ratioColumn)).toEqual(['price', 'ratio', 'completionRatio']);
+    expect(
+      section(tabs, 'operation-ratios')
+        .fields.filter((f) => f.ratioColumn)
+        .map((f) => f.ratioColumn),
+    ).toEqual(['price', 'ratio', 'completionRatio']);
     expect(section(tabs, 'operation-general').schema.properties?.QuotaPerUnit).not.toHaveProperty('default');
   });
 

@@ -154,7 +154,5 @@ function sectionModel(file: OptionSection, { lang, role }: ModelOptions): Sectio
 export function buildSettingsModel(files: OptionSection[], options: ModelOptions): TabModel[] {
   const { sections } = buildCatalogue(files);
   const visible = sections.filter((s) => !s['x-root'] || options.role >= ROOT_ROLE);
-  return SETTINGS_TABS.map((tab) => ({ tab, sections: visible.filter((s) => s['x-tab'] === tab).map((s) => sectionModel(s, options)) })).filter(
-    (t) => t.sections.length > 0,
-  );
+  return SETTINGS_TABS.map((tab) => ({ tab, sections: visible.filter((s) => s['x-tab'] === tab).map((s) => sectionModel(s, options)) })).filter((t) => t.sections.length > 0);
 }

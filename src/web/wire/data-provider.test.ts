@@ -83,9 +83,7 @@ describe('search', () => {
   it('uses the search route only when a value is set', () => {
     expect(listUrl(users, { currentPage: 1, pageSize: 10 }, [])).toBe('/api/user/?p=0&page_size=10');
     expect(listUrl(users, { currentPage: 1, pageSize: 10 }, [{ field: 'group', operator: 'eq', value: '' }])).toBe('/api/user/?p=0&page_size=10');
-    expect(listUrl(users, { currentPage: 2, pageSize: 20 }, [{ field: 'keyword', operator: 'eq', value: 'a b' }])).toBe(
-      '/api/user/search?p=1&page_size=20&keyword=a+b',
-    );
+    expect(listUrl(users, { currentPage: 2, pageSize: 20 }, [{ field: 'keyword', operator: 'eq', value: 'a b' }])).toBe('/api/user/search?p=1&page_size=20&keyword=a+b');
   });
 
   it('keeps filters on the list route for resources without a search route', () => {
@@ -192,7 +190,7 @@ describe('refine data provider', () => {
     expect(w.calls[0]).toMatchObject({ url: '/api/user/search?p=1&page_size=10&keyword=bo', method: 'GET' });
   });
 
-  it('getList of an undeclared resource uses /api/<name>/, a role\'s collection and toggles', async () => {
+  it("getList of an undeclared resource uses /api/<name>/, a role's collection and toggles", async () => {
     const w = wire({ body: ok({ items: [], total: 0 }) });
     await w.provider.getList({ resource: 'group', pagination: { currentPage: 1, pageSize: 100 } });
     expect(w.calls[0].url).toBe('/api/group/?p=0&page_size=100');
@@ -237,7 +235,7 @@ describe('refine data provider', () => {
     await expect(w.provider.custom!({ url: '', method: 'post', meta: { resource: 'users', endpoint: 'nope' } })).rejects.toThrow('no endpoint');
   });
 
-  it('turns success:false into an HttpError with the server\'s message and field errors', async () => {
+  it("turns success:false into an HttpError with the server's message and field errors", async () => {
     const w = wire({ body: { success: false, message: '用户名已存在，或已注销', errors: { username: 'taken' } } });
     const failure = await w.provider.create({ resource: 'users', variables: { username: 'x' } }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(ApiError);

@@ -11,8 +11,20 @@ const DOCS = [
 const REFS = '\n\n参考文档：\n1. [Guide](https://example.com/guide)\n2. [FAQ](https://example.com/faq)\n';
 
 describe('AI Proxy Library', () => {
-  it('asks the last user message of the channel\'s library at /api/library/ask, streamed or not', () => {
-    const req = aiproxyProvider.buildRequest('chat', { messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'first' }, { role: 'user', content: [{ type: 'text', text: 'second' }] }, { role: 'assistant', content: 'prefill' }] }, library, false);
+  it("asks the last user message of the channel's library at /api/library/ask, streamed or not", () => {
+    const req = aiproxyProvider.buildRequest(
+      'chat',
+      {
+        messages: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'first' },
+          { role: 'user', content: [{ type: 'text', text: 'second' }] },
+          { role: 'assistant', content: 'prefill' },
+        ],
+      },
+      library,
+      false,
+    );
     expect(req.url).toBe('https://api.aiproxy.io/api/library/ask');
     expect(req.headers.Authorization).toBe('Bearer ap-key');
     expect(jsonBody(req)).toEqual({ model: 'gpt-4o-mini', query: 'second', libraryId: 'lib-7', stream: false });
@@ -57,7 +69,10 @@ describe('AI Proxy Library', () => {
     const cut = runStream(aiproxyProvider.createStream!('chat', library, { includeUsage: false }), events({ content: 'half', finish: false }));
     expect(cut.json).toHaveLength(2);
     expect(cut.json[1]).toMatchObject({ choices: [{ finish_reason: 'stop' }] });
-    const failed = runStream(aiproxyProvider.createStream!('chat', library, { includeUsage: false }), events({ content: 'a', finish: false }, { success: false, errCode: 10002, message: 'interrupted' }));
+    const failed = runStream(
+      aiproxyProvider.createStream!('chat', library, { includeUsage: false }),
+      events({ content: 'a', finish: false }, { success: false, errCode: 10002, message: 'interrupted' }),
+    );
     expect(failed.errors).toEqual([{ status: 500, message: 'interrupted', type: 'upstream_error', code: 10002 }]);
   });
 });

@@ -16,7 +16,7 @@ describe('Baidu v1 key, token grant and endpoints', () => {
     for (const bad of ['', 'a|b|c', '|b', 'a|']) expect(() => baiduKey(bad), bad).toThrow(ChannelKeyError);
   });
 
-  it('asks the base URL\'s token endpoint with the client credentials in the query', async () => {
+  it("asks the base URL's token endpoint with the client credentials in the query", async () => {
     const grant = baiduTokenGrant(t, { clientId: 'id', clientSecret: 's/e' });
     expect(await grant.request()).toEqual({ url: 'https://aip.baidubce.com/oauth/2.0/token?grant_type=client_credentials&client_id=id&client_secret=s%2Fe', form: {}, fromKey: false });
     expect(grant.secret).not.toBe(baiduTokenGrant({ ...t, baseUrl: 'https://mirror.example.com' }, { clientId: 'id', clientSecret: 's/e' }).secret);
@@ -31,7 +31,20 @@ describe('Baidu v1 key, token grant and endpoints', () => {
 
 describe('Baidu v1 bodies and answers', () => {
   it('puts system apart and maps the sampling fields', () => {
-    expect(baiduChatBody({ messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }], max_tokens: 1, temperature: 0.5, user: 'u' }, true)).toEqual({
+    expect(
+      baiduChatBody(
+        {
+          messages: [
+            { role: 'system', content: 's' },
+            { role: 'user', content: 'hi' },
+          ],
+          max_tokens: 1,
+          temperature: 0.5,
+          user: 'u',
+        },
+        true,
+      ),
+    ).toEqual({
       messages: [{ role: 'user', content: 'hi' }],
       system: 's',
       temperature: 0.5,
@@ -55,10 +68,10 @@ describe('Baidu v1 bodies and answers', () => {
 
 describe('Baidu v1 stream', () => {
   it('turns data events into chunks, finishes on is_end, bills the last usage', () => {
-    const run = runStream(new BaiduToOpenAIStream('ERNIE-3.5-8K', true), events(
-      { result: 'a', is_end: false, usage: { prompt_tokens: 4, total_tokens: 5 } },
-      { result: 'b', is_end: true, usage: { prompt_tokens: 4, total_tokens: 7 } },
-    ));
+    const run = runStream(
+      new BaiduToOpenAIStream('ERNIE-3.5-8K', true),
+      events({ result: 'a', is_end: false, usage: { prompt_tokens: 4, total_tokens: 5 } }, { result: 'b', is_end: true, usage: { prompt_tokens: 4, total_tokens: 7 } }),
+    );
     expect(run.text).toBe('ab');
     expect(run.usage).toEqual({ promptTokens: 4, completionTokens: 3 });
     expect(run.json.at(-2)).toMatchObject({ choices: [{ delta: { content: 'b' }, finish_reason: 'stop' }] });

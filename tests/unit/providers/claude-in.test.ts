@@ -34,11 +34,41 @@ describe('Claude body checks', () => {
       checkClaudeBody({
         system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
         messages: [
-          { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'url', url: 'https://x/y.png' } }] },
-          { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }, { type: 'redacted_thinking', data: 'xx' }, { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a' } }] },
-          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'ok' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } }], is_error: false, cache_control: { type: 'ephemeral' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'look' },
+              { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
+            ],
+          },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'hm', signature: 'sig' },
+              { type: 'redacted_thinking', data: 'xx' },
+              { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a' } },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 't1',
+                content: [
+                  { type: 'text', text: 'ok' },
+                  { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } },
+                ],
+                is_error: false,
+                cache_control: { type: 'ephemeral' },
+              },
+            ],
+          },
         ],
-        tools: [{ name: 'Read', description: 'r', input_schema: { type: 'object' } }, { type: 'web_search_20250305', name: 'web_search' }],
+        tools: [
+          { name: 'Read', description: 'r', input_schema: { type: 'object' } },
+          { type: 'web_search_20250305', name: 'web_search' },
+        ],
         tool_choice: { type: 'auto' },
         thinking: { type: 'enabled', budget_tokens: 31999 },
         stop_sequences: ['END'],
@@ -86,11 +116,25 @@ describe('Claude request -> chat, completed', () => {
     const chat = openaiRequestFromClaude({
       model: 'gpt-4o',
       messages: [
-        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shot', input: {} }, { type: 'tool_use', id: 't2', name: 'run', input: { c: 1 } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 't1', name: 'shot', input: {} },
+            { type: 'tool_use', id: 't2', name: 'run', input: { c: 1 } },
+          ],
+        },
         {
           role: 'user',
           content: [
-            { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'screen' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }], cache_control: { type: 'ephemeral' } },
+            {
+              type: 'tool_result',
+              tool_use_id: 't1',
+              content: [
+                { type: 'text', text: 'screen' },
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+              ],
+              cache_control: { type: 'ephemeral' },
+            },
             { type: 'tool_result', tool_use_id: 't2', content: 'exit 1', is_error: true },
             { type: 'text', text: 'go on', cache_control: { type: 'ephemeral' } },
           ],
@@ -98,10 +142,23 @@ describe('Claude request -> chat, completed', () => {
       ],
     });
     expect(chat.messages).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 't1', type: 'function', function: { name: 'shot', arguments: '{}' } }, { id: 't2', type: 'function', function: { name: 'run', arguments: '{"c":1}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 't1', type: 'function', function: { name: 'shot', arguments: '{}' } },
+          { id: 't2', type: 'function', function: { name: 'run', arguments: '{"c":1}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 't1', content: 'screen' },
       { role: 'tool', tool_call_id: 't2', content: 'Error: exit 1' },
-      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'text', text: 'go on' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          { type: 'text', text: 'go on' },
+        ],
+      },
     ]);
     // Nothing of Claude's cache marks reaches a chat upstream.
     expect(JSON.stringify(chat)).not.toContain('cache_control');
@@ -111,8 +168,21 @@ describe('Claude request -> chat, completed', () => {
     const chat = openaiRequestFromClaude({
       model: 'gpt-4o',
       messages: [
-        { role: 'user', content: [{ type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'doc body' } }, { type: 'search_result', title: 'T', source: 'https://s', content: [{ type: 'text', text: 'found' }] }] },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'secret', signature: 'sig' }, { type: 'redacted_thinking', data: 'zz' }, { type: 'text', text: 'ok' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'doc body' } },
+            { type: 'search_result', title: 'T', source: 'https://s', content: [{ type: 'text', text: 'found' }] },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'secret', signature: 'sig' },
+            { type: 'redacted_thinking', data: 'zz' },
+            { type: 'text', text: 'ok' },
+          ],
+        },
         { role: 'user', content: 'next' },
       ],
     });
@@ -123,13 +193,19 @@ describe('Claude request -> chat, completed', () => {
     ]);
   });
 
-  it('system messages inside the conversation (Anthropic\'s beta, sent by Claude Code) stay where they are, unless cleared', () => {
+  it("system messages inside the conversation (Anthropic's beta, sent by Claude Code) stay where they are, unless cleared", () => {
     const chat = openaiRequestFromClaude({
       model: 'gpt-4o',
       system: 'top',
       messages: [
         { role: 'user', content: 'one' },
-        { role: 'system', content: [{ type: 'text', text: 'agents list' }, { type: 'tool_addition', tool: { name: 'x' } }] },
+        {
+          role: 'system',
+          content: [
+            { type: 'text', text: 'agents list' },
+            { type: 'tool_addition', tool: { name: 'x' } },
+          ],
+        },
         { role: 'system', content: 'only for the next turn', clear_at: 'next_user_message' },
         { role: 'user', content: 'two' },
         { role: 'system', content: 'still shown', clear_at: 'next_user_message' },
@@ -168,10 +244,23 @@ describe('Claude request -> chat, completed', () => {
     const claude = { model: 'x', max_tokens: 64, messages: [user], thinking: { type: 'enabled', budget_tokens: 20000 } };
     const openaiBody = jsonBody(openaiProvider.buildRequest('chat', openaiRequestFromClaude(claude, { upstreamModel: 'o3-mini' }), target({ upstreamModel: 'o3-mini' }), false));
     expect(openaiBody).toMatchObject({ model: 'o3-mini', reasoning_effort: 'high', max_completion_tokens: 64 });
-    const geminiBody = jsonBody(geminiProvider.buildRequest('chat', openaiRequestFromClaude(claude, { upstreamModel: 'gemini-2.5-flash' }), target({ channelType: 24, upstreamModel: 'gemini-2.5-flash' }), false));
+    const geminiBody = jsonBody(
+      geminiProvider.buildRequest('chat', openaiRequestFromClaude(claude, { upstreamModel: 'gemini-2.5-flash' }), target({ channelType: 24, upstreamModel: 'gemini-2.5-flash' }), false),
+    );
     expect(geminiBody.generationConfig).toMatchObject({ maxOutputTokens: 64, thinkingConfig: { thinkingBudget: 16384, includeThoughts: true } });
     // Images reach Gemini as inline data through chat.
-    const image = { model: 'x', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/' } }, { type: 'text', text: 'what?' }] }] };
+    const image = {
+      model: 'x',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/' } },
+            { type: 'text', text: 'what?' },
+          ],
+        },
+      ],
+    };
     const withImage = jsonBody(geminiProvider.buildRequest('chat', openaiRequestFromClaude(image), target({ channelType: 24, upstreamModel: 'gemini-2.0-flash' }), false));
     expect(withImage.contents).toEqual([{ role: 'user', parts: [{ inlineData: { mimeType: 'image/jpeg', data: '/9j/' } }, { text: 'what?' }] }]);
   });
@@ -184,34 +273,81 @@ describe('chat -> Claude provider, completed', () => {
       max_tokens: 100,
       temperature: 0.3,
       reasoning_effort: 'medium',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'long context', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'question' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'long context', cache_control: { type: 'ephemeral' } },
+            { type: 'text', text: 'question' },
+          ],
+        },
+      ],
     };
     const sent = jsonBody(claudeProvider.buildRequest('chat', chat, target({ channelType: 14, upstreamModel: 'claude-sonnet-4-20250514' }), false));
-    expect(sent.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'long context', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'question' }] }]);
+    expect(sent.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'long context', cache_control: { type: 'ephemeral' } },
+          { type: 'text', text: 'question' },
+        ],
+      },
+    ]);
     // The answer keeps room beside the budget; thinking needs temperature 1.
     expect(sent).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4096 }, max_tokens: 4096 + 1280, temperature: 1 });
     const old = jsonBody(claudeProvider.buildRequest('chat', { ...chat, model: 'claude-3-5-haiku-20241022' }, target({ channelType: 14, upstreamModel: 'claude-3-5-haiku-20241022' }), false));
     expect(old).not.toHaveProperty('thinking');
     expect(old).toMatchObject({ max_tokens: 100, temperature: 0.3 });
-    expect([supportsThinking('claude-3-7-sonnet-20250219'), supportsThinking('claude-opus-4-1'), supportsThinking('claude-haiku-4-5'), supportsThinking('claude-3-5-sonnet-20241022')]).toEqual([true, true, true, false]);
+    expect([supportsThinking('claude-3-7-sonnet-20250219'), supportsThinking('claude-opus-4-1'), supportsThinking('claude-haiku-4-5'), supportsThinking('claude-3-5-sonnet-20241022')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('count_tokens goes to the Claude channel with only the fields it takes', () => {
     const request = claudeProvider.countTokensRequest!(
-      { model: 'alias', max_tokens: 10, stream: true, temperature: 1, system: 's', messages: [user], tools: [{ name: 'f', input_schema: { type: 'object' } }], thinking: { type: 'enabled', budget_tokens: 2000 }, metadata: { user_id: 'u' } },
+      {
+        model: 'alias',
+        max_tokens: 10,
+        stream: true,
+        temperature: 1,
+        system: 's',
+        messages: [user],
+        tools: [{ name: 'f', input_schema: { type: 'object' } }],
+        thinking: { type: 'enabled', budget_tokens: 2000 },
+        metadata: { user_id: 'u' },
+      },
       target({ channelType: 14, baseUrl: 'https://claude.example', upstreamModel: 'claude-sonnet-4-20250514', clientHeaders: { 'anthropic-version': '2023-06-01' } }),
     );
     expect(request.url).toBe('https://claude.example/v1/messages/count_tokens');
     expect(request.headers).toMatchObject({ 'x-api-key': 'sk-test', 'anthropic-version': '2023-06-01' });
-    expect(jsonBody(request)).toEqual({ model: 'claude-sonnet-4-20250514', system: 's', messages: [user], tools: [{ name: 'f', input_schema: { type: 'object' } }], thinking: { type: 'enabled', budget_tokens: 2000 } });
+    expect(jsonBody(request)).toEqual({
+      model: 'claude-sonnet-4-20250514',
+      system: 's',
+      messages: [user],
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+    });
   });
 });
 
 describe('answers back to Claude: reasoning and usage', () => {
   it('shows cached tokens as cache reads (input without them) and keeps reasoning inside the output', () => {
     expect(claudeUsageBody({ promptTokens: 100, completionTokens: 30, cachedTokens: 40, reasoningTokens: 20 })).toEqual({ input_tokens: 60, output_tokens: 30, cache_read_input_tokens: 40 });
-    const answer = { id: 'c', choices: [{ index: 0, message: { role: 'assistant', content: 'A', reasoning: 'R' }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 3 } } };
-    expect(claudeMessageFromOpenAI(answer, 'm')).toMatchObject({ content: [{ type: 'thinking', thinking: 'R', signature: '' }, { type: 'text', text: 'A' }], usage: { input_tokens: 10, output_tokens: 5 } });
+    const answer = {
+      id: 'c',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'A', reasoning: 'R' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 5, completion_tokens_details: { reasoning_tokens: 3 } },
+    };
+    expect(claudeMessageFromOpenAI(answer, 'm')).toMatchObject({
+      content: [
+        { type: 'thinking', thinking: 'R', signature: '' },
+        { type: 'text', text: 'A' },
+      ],
+      usage: { input_tokens: 10, output_tokens: 5 },
+    });
   });
 
   it('a stream whose upstream calls a tool but says "stop" ends in tool_use, as the whole answer does', () => {

@@ -16,9 +16,28 @@ describe('Claude requests from OpenAI chat', () => {
 
   it('uses Messages for every new name and legacy /v1/complete only for claude-instant/claude-2', () => {
     expect(claudeProvider.buildRequest('chat', { messages: [] }, claudeTarget('claude-sonnet-4-20250514'), false).url).toMatch(/\/v1\/messages$/);
-    const legacy = claudeProvider.buildRequest('chat', { messages: [{ role: 'system', content: 'Be kind.' }, { role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }, { role: 'user', content: 'Bye' }], stop: 'END' }, claudeTarget('claude-2.1'), true);
+    const legacy = claudeProvider.buildRequest(
+      'chat',
+      {
+        messages: [
+          { role: 'system', content: 'Be kind.' },
+          { role: 'user', content: 'Hi' },
+          { role: 'assistant', content: 'Hello' },
+          { role: 'user', content: 'Bye' },
+        ],
+        stop: 'END',
+      },
+      claudeTarget('claude-2.1'),
+      true,
+    );
     expect(legacy.url).toBe('https://api.anthropic.com/v1/complete');
-    expect(jsonBody(legacy)).toEqual({ model: 'claude-2.1', prompt: 'Be kind.\n\nHuman: Hi\n\nAssistant: Hello\n\nHuman: Bye\n\nAssistant:', max_tokens_to_sample: 4096, stop_sequences: ['END'], stream: true });
+    expect(jsonBody(legacy)).toEqual({
+      model: 'claude-2.1',
+      prompt: 'Be kind.\n\nHuman: Hi\n\nAssistant: Hello\n\nHuman: Bye\n\nAssistant:',
+      max_tokens_to_sample: 4096,
+      stop_sequences: ['END'],
+      stream: true,
+    });
   });
 
   it('streams exactly when the pipeline says so, whatever the body says', () => {
@@ -28,7 +47,10 @@ describe('Claude requests from OpenAI chat', () => {
 
   it('takes default max_tokens per model from the option, and honours client headers and model headers', () => {
     const t = claudeTarget('claude-3-7-sonnet-20250219', {
-      options: { claudeDefaultMaxTokens: { default: 1000, 'claude-3-7-sonnet-20250219': 64000 }, claudeModelHeaders: { 'claude-3-7-sonnet-20250219': { 'anthropic-beta': ['output-128k-2025-02-19', 'x'], 'X-Extra': 'y' } } },
+      options: {
+        claudeDefaultMaxTokens: { default: 1000, 'claude-3-7-sonnet-20250219': 64000 },
+        claudeModelHeaders: { 'claude-3-7-sonnet-20250219': { 'anthropic-beta': ['output-128k-2025-02-19', 'x'], 'X-Extra': 'y' } },
+      },
       clientHeaders: { 'anthropic-version': '2024-01-01', 'anthropic-beta': 'client-beta' },
     });
     const req = claudeProvider.buildRequest('chat', { messages: [{ role: 'user', content: 'hi' }] }, t, true);
@@ -45,12 +67,29 @@ describe('Claude requests from OpenAI chat', () => {
         { role: 'assistant', content: 'I start.' },
         { content: 'no role' },
         { role: 'user', content: 'merged' },
-        { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: 'https://x.example/cat.jpg' }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }, { id: 'bad', type: 'function', function: { name: 'x', arguments: '[1]' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look:' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+            { type: 'image_url', image_url: 'https://x.example/cat.jpg' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+            { id: 'bad', type: 'function', function: { name: 'x', arguments: '[1]' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
         { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: 'rainy' }] },
       ],
-      tools: [{ type: 'function', function: { name: 'weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }, { type: 'function', function: { name: 'noargs' } }],
+      tools: [
+        { type: 'function', function: { name: 'weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+        { type: 'function', function: { name: 'noargs' } },
+      ],
       tool_choice: { type: 'function', function: { name: 'weather' } },
       parallel_tool_calls: false,
       stop: ['a', 'b'],
@@ -125,14 +164,18 @@ describe('Claude requests from OpenAI chat', () => {
 
 describe('Claude answers as OpenAI chat', () => {
   const message = {
-    id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-7-sonnet-20250219',
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-3-7-sonnet-20250219',
     content: [
       { type: 'thinking', thinking: 'Let me see.', signature: 'sig' },
       { type: 'text', text: 'Checking ' },
       { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Paris' } },
       { type: 'text', text: 'now.' },
     ],
-    stop_reason: 'tool_use', stop_sequence: null,
+    stop_reason: 'tool_use',
+    stop_sequence: null,
     usage: { input_tokens: 20, output_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50 },
   };
 
@@ -140,24 +183,46 @@ describe('Claude answers as OpenAI chat', () => {
     const parsed = claudeProvider.parseResponse('chat', message, claudeTarget());
     expect(parsed.usage).toEqual({ promptTokens: 20, completionTokens: 10, cachedTokens: 100, cacheCreationTokens: 50, promptExcludesCache: true });
     expect(parsed.body).toMatchObject({
-      id: 'msg_1', object: 'chat.completion', model: 'claude-3-7-sonnet-20250219',
-      choices: [{
-        index: 0,
-        message: { role: 'assistant', content: 'Checking now.', reasoning_content: 'Let me see.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] },
-        finish_reason: 'tool_calls',
-      }],
+      id: 'msg_1',
+      object: 'chat.completion',
+      model: 'claude-3-7-sonnet-20250219',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Checking now.',
+            reasoning_content: 'Let me see.',
+            tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       // OpenAI's prompt_tokens include the cache.
       usage: { prompt_tokens: 170, completion_tokens: 10, total_tokens: 180, prompt_tokens_details: { cached_tokens: 100, cached_creation_tokens: 50 } },
     });
   });
 
   it('maps stop reasons (Ours: max_tokens -> length, tool_use -> tool_calls)', () => {
-    const reason = (stop_reason: string) => (claudeProvider.parseResponse('chat', { ...message, stop_reason }, claudeTarget()).body as { choices: { finish_reason: string }[] }).choices[0].finish_reason;
-    expect([reason('end_turn'), reason('stop_sequence'), reason('max_tokens'), reason('tool_use'), reason('refusal'), reason('pause_turn')]).toEqual(['stop', 'stop', 'length', 'tool_calls', 'content_filter', 'pause_turn']);
+    const reason = (stop_reason: string) =>
+      (claudeProvider.parseResponse('chat', { ...message, stop_reason }, claudeTarget()).body as { choices: { finish_reason: string }[] }).choices[0].finish_reason;
+    expect([reason('end_turn'), reason('stop_sequence'), reason('max_tokens'), reason('tool_use'), reason('refusal'), reason('pause_turn')]).toEqual([
+      'stop',
+      'stop',
+      'length',
+      'tool_calls',
+      'content_filter',
+      'pause_turn',
+    ]);
   });
 
   it('treats an error body as a failure', () => {
-    expect(claudeProvider.parseResponse('chat', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, claudeTarget()).error).toEqual({ status: 500, message: 'Overloaded', type: 'overloaded_error', code: null });
+    expect(claudeProvider.parseResponse('chat', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }, claudeTarget()).error).toEqual({
+      status: 500,
+      message: 'Overloaded',
+      type: 'overloaded_error',
+      code: null,
+    });
   });
 
   it('converts a legacy completion and counts it locally', () => {
@@ -170,7 +235,21 @@ describe('Claude answers as OpenAI chat', () => {
 
 /** A Claude stream as Anthropic sends it: thinking, text, a tool call, cache counts. */
 const recorded = events(
-  ['message_start', { type: 'message_start', message: { id: 'msg_9', type: 'message', role: 'assistant', model: 'claude-3-7-sonnet-20250219', content: [], stop_reason: null, usage: { input_tokens: 25, cache_creation_input_tokens: 10, cache_read_input_tokens: 90, output_tokens: 1 } } }],
+  [
+    'message_start',
+    {
+      type: 'message_start',
+      message: {
+        id: 'msg_9',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-3-7-sonnet-20250219',
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 25, cache_creation_input_tokens: 10, cache_read_input_tokens: 90, output_tokens: 1 },
+      },
+    },
+  ],
   ['ping', { type: 'ping' }],
   ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }],
   ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Hmm.' } }],
@@ -201,7 +280,10 @@ describe('Claude streams as OpenAI chunks', () => {
       { index: 0, delta: {}, finish_reason: 'tool_calls' },
     ]);
     expect(run.json.every((c) => (c as { id: string; model: string }).id === 'msg_9' && (c as { model: string }).model === 'claude-3-7-sonnet-20250219')).toBe(true);
-    expect(run.json.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 125, completion_tokens: 42, total_tokens: 167, prompt_tokens_details: { cached_tokens: 90, cached_creation_tokens: 10 } } });
+    expect(run.json.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 125, completion_tokens: 42, total_tokens: 167, prompt_tokens_details: { cached_tokens: 90, cached_creation_tokens: 10 } },
+    });
     expect(run.usage).toEqual({ promptTokens: 25, completionTokens: 42, cachedTokens: 90, cacheCreationTokens: 10, promptExcludesCache: true });
     expect(run.text).toBe('Hmm.Helloweather{"city":"Paris"}');
   });
@@ -213,14 +295,24 @@ describe('Claude streams as OpenAI chunks', () => {
   });
 
   it('reports an error event', () => {
-    const run = runStream(claudeProvider.createStream!('chat', claudeTarget(), { includeUsage: false }), events(['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]));
+    const run = runStream(
+      claudeProvider.createStream!('chat', claudeTarget(), { includeUsage: false }),
+      events(['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]),
+    );
     expect(run.errors).toEqual([{ status: 500, message: 'Overloaded', type: 'overloaded_error', code: null }]);
   });
 
   it('converts a legacy completion stream', () => {
-    const legacy = events(['completion', { type: 'completion', completion: 'Hi', stop_reason: null, model: 'claude-2.1' }], ['completion', { type: 'completion', completion: '!', stop_reason: 'stop_sequence', model: 'claude-2.1' }]);
+    const legacy = events(
+      ['completion', { type: 'completion', completion: 'Hi', stop_reason: null, model: 'claude-2.1' }],
+      ['completion', { type: 'completion', completion: '!', stop_reason: 'stop_sequence', model: 'claude-2.1' }],
+    );
     const run = runStream(claudeProvider.createStream!('chat', claudeTarget('claude-2.1'), { includeUsage: true }), legacy, { promptTokens: 5, completionTokens: 2 });
-    expect(run.json.map((c) => (c as { choices: { delta?: { content?: string }; finish_reason?: string }[] }).choices[0] ?? null)).toMatchObject([{ delta: { content: 'Hi' }, finish_reason: null }, { delta: { content: '!' }, finish_reason: 'stop' }, null]);
+    expect(run.json.map((c) => (c as { choices: { delta?: { content?: string }; finish_reason?: string }[] }).choices[0] ?? null)).toMatchObject([
+      { delta: { content: 'Hi' }, finish_reason: null },
+      { delta: { content: '!' }, finish_reason: 'stop' },
+      null,
+    ]);
     expect(run.usage).toEqual({ promptTokens: 5, completionTokens: 2 });
   });
 });
@@ -232,7 +324,11 @@ describe('Claude Messages pass-through (/v1/messages)', () => {
     expect(req.url).toBe('https://api.anthropic.com/v1/messages');
     expect(jsonBody(req)).toEqual({ ...body, model: 'claude-3-5-haiku-20241022', max_tokens: 8192 });
     const noisy = { ...body, conversation_id: 'c1', messages: [{ role: 'user', content: 'hi', id: 'm1', createAt: 1 }] };
-    expect(jsonBody(claudeProvider.buildRequest('messages', noisy, claudeTarget('claude-3-5-haiku-20241022', { requestModel: 'alias' }), false))).toEqual({ ...body, model: 'claude-3-5-haiku-20241022', max_tokens: 8192 });
+    expect(jsonBody(claudeProvider.buildRequest('messages', noisy, claudeTarget('claude-3-5-haiku-20241022', { requestModel: 'alias' }), false))).toEqual({
+      ...body,
+      model: 'claude-3-5-haiku-20241022',
+      max_tokens: 8192,
+    });
   });
 
   it('adds thinking for -thinking only when the client sent none, and strips the suffix either way', () => {
@@ -255,7 +351,10 @@ describe('Claude Messages pass-through (/v1/messages)', () => {
     expect(run.out).toEqual(recorded);
     expect(run.usage).toEqual({ promptTokens: 25, completionTokens: 42, cachedTokens: 90, cacheCreationTokens: 10, promptExcludesCache: true });
     expect(run.text).toBe('Hmm.Helloweather{"city":"Paris"}');
-    const failed = runStream(claudeProvider.createStream!('messages', claudeTarget(), { includeUsage: false }), events(['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]));
+    const failed = runStream(
+      claudeProvider.createStream!('messages', claudeTarget(), { includeUsage: false }),
+      events(['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]),
+    );
     expect(failed.out).toHaveLength(1);
     expect(failed.errors).toHaveLength(1);
   });

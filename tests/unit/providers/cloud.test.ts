@@ -41,7 +41,10 @@ describe('Bedrock keys and model ids', () => {
 describe('Bedrock event-stream decoder', () => {
   it('decodes InvokeModel chunks byte by byte and Converse events, and ends cleanly only between messages', () => {
     const inner = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'héllo' } };
-    const bytes = Buffer.concat([event('chunk', { bytes: Buffer.from(JSON.stringify(inner)).toString('base64'), p: 'ab' }), event('chunk', { bytes: Buffer.from('{"type":"message_stop"}').toString('base64') })]);
+    const bytes = Buffer.concat([
+      event('chunk', { bytes: Buffer.from(JSON.stringify(inner)).toString('base64'), p: 'ab' }),
+      event('chunk', { bytes: Buffer.from('{"type":"message_stop"}').toString('base64') }),
+    ]);
     const decoder = new EventStreamDecoder('invoke');
     const events = [];
     for (const byte of bytes) events.push(...decoder.push(Uint8Array.of(byte)));

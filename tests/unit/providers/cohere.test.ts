@@ -12,7 +12,13 @@ describe('Cohere requests', () => {
       {
         messages: [
           { role: 'developer', content: [{ type: 'text', text: 'rules' }] },
-          { role: 'user', content: [{ type: 'text', text: 'weather?' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'weather?' },
+              { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+            ],
+          },
           { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get', arguments: '{"city":"Oslo"}' } }] },
           { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
         ],
@@ -36,7 +42,13 @@ describe('Cohere requests', () => {
       stop_sequences: ['x', 'y'],
       messages: [
         { role: 'system', content: 'rules' },
-        { role: 'user', content: [{ type: 'text', text: 'weather?' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'weather?' },
+            { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+          ],
+        },
         { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get', arguments: '{"city":"Oslo"}' } }] },
         { role: 'tool', tool_call_id: 'c1', content: 'sunny' },
       ],
@@ -46,7 +58,8 @@ describe('Cohere requests', () => {
   });
 
   it("sends the operator's safety mode, none for NONE", () => {
-    const withMode = (mode: string) => jsonBody(cohereProvider.buildRequest('chat', { messages: [{ role: 'user', content: 'x' }] }, target({ ...co(), options: { ...co().options, cohereSafetyMode: mode } }), false));
+    const withMode = (mode: string) =>
+      jsonBody(cohereProvider.buildRequest('chat', { messages: [{ role: 'user', content: 'x' }] }, target({ ...co(), options: { ...co().options, cohereSafetyMode: mode } }), false));
     expect(withMode('STRICT').safety_mode).toBe('STRICT');
     expect(withMode('NONE')).not.toHaveProperty('safety_mode');
   });
@@ -61,7 +74,11 @@ describe('Cohere requests', () => {
 
   it('embed and rerank bodies', () => {
     expect(jsonBody(cohereProvider.buildRequest('embeddings', { input: 'hi', input_type: 'search_query', dimensions: 256 }, co('embed-v4.0'), false))).toEqual({
-      model: 'embed-v4.0', texts: ['hi'], input_type: 'search_query', embedding_types: ['float'], output_dimension: 256,
+      model: 'embed-v4.0',
+      texts: ['hi'],
+      input_type: 'search_query',
+      embedding_types: ['float'],
+      output_dimension: 256,
     });
     const rerank = cohereProvider.buildRequest('rerank', { query: 'q', documents: ['a', { text: 'b' }, { title: 't' }], top_n: 0, return_documents: true }, co('rerank-v3.5'), false);
     expect(rerank.url).toBe('https://api.cohere.ai/v2/rerank');
@@ -76,7 +93,14 @@ describe('Cohere answers', () => {
       {
         id: 'r1',
         finish_reason: 'TOOL_CALL',
-        message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'ok' }], tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hmm' },
+            { type: 'text', text: 'ok' },
+          ],
+          tool_calls: [{ id: 't1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
         usage: { billed_units: { input_tokens: 5, output_tokens: 3 }, tokens: { input_tokens: 70, output_tokens: 3 } },
       },
       co(),
@@ -97,8 +121,28 @@ describe('Cohere answers', () => {
   });
 
   it('embeddings and rerank', () => {
-    const emb = cohereProvider.parseResponse('embeddings', { embeddings: { float: [[1, 2], [3, 4]] }, meta: { billed_units: { input_tokens: 4 } } }, co('embed-v4.0'));
-    expect(emb.body).toEqual({ object: 'list', model: 'embed-v4.0', data: [{ object: 'embedding', index: 0, embedding: [1, 2] }, { object: 'embedding', index: 1, embedding: [3, 4] }], usage: { prompt_tokens: 4, total_tokens: 4 } });
+    const emb = cohereProvider.parseResponse(
+      'embeddings',
+      {
+        embeddings: {
+          float: [
+            [1, 2],
+            [3, 4],
+          ],
+        },
+        meta: { billed_units: { input_tokens: 4 } },
+      },
+      co('embed-v4.0'),
+    );
+    expect(emb.body).toEqual({
+      object: 'list',
+      model: 'embed-v4.0',
+      data: [
+        { object: 'embedding', index: 0, embedding: [1, 2] },
+        { object: 'embedding', index: 1, embedding: [3, 4] },
+      ],
+      usage: { prompt_tokens: 4, total_tokens: 4 },
+    });
     expect(emb.usage).toEqual({ promptTokens: 4, completionTokens: 0 });
     const rr = cohereProvider.parseResponse('rerank', { id: 'x', results: [{ index: 2, relevance_score: 0.9 }], meta: { billed_units: { search_units: 1 } } }, co('rerank-v3.5'));
     expect(rr.body).toEqual({ id: 'x', model: 'rerank-v3.5', results: [{ index: 2, relevance_score: 0.9 }] });
@@ -139,7 +183,10 @@ describe('Cohere stream', () => {
   it('a message-end with an error is a stream error; no usage falls back to the local count', () => {
     const failed = runStream(cohereProvider.createStream!('chat', co(), { includeUsage: false }), events({ type: 'message-end', delta: { finish_reason: 'ERROR', error: 'boom' } }));
     expect(failed.errors[0]).toMatchObject({ message: 'boom' });
-    const local = runStream(cohereProvider.createStream!('chat', co(), { includeUsage: false }), events({ type: 'content-delta', delta: { message: { content: { text: 'x' } } } }), { promptTokens: 9, completionTokens: 1 });
+    const local = runStream(cohereProvider.createStream!('chat', co(), { includeUsage: false }), events({ type: 'content-delta', delta: { message: { content: { text: 'x' } } } }), {
+      promptTokens: 9,
+      completionTokens: 1,
+    });
     expect(local.usage).toEqual({ promptTokens: 9, completionTokens: 1 });
   });
 });

@@ -9,7 +9,19 @@ const dify = target({ channelType: 37, baseUrl: 'https://api.dify.ai', key: 'app
 
 describe('Dify', () => {
   it('flattens the conversation into query, blocking or streaming, with the client user or a fresh one', () => {
-    const req = difyProvider.buildRequest('chat', { messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'U' }, { role: 'assistant', content: 'A' }], user: 'bob' }, dify, false);
+    const req = difyProvider.buildRequest(
+      'chat',
+      {
+        messages: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'U' },
+          { role: 'assistant', content: 'A' },
+        ],
+        user: 'bob',
+      },
+      dify,
+      false,
+    );
     expect(req.url).toBe('https://api.dify.ai/v1/chat-messages');
     expect(req.headers.Authorization).toBe('Bearer app-key');
     expect(jsonBody(req)).toEqual({ inputs: {}, query: 'SYSTEM: \nS\nUSER: \nU\nASSISTANT: \nA\n', response_mode: 'blocking', user: 'bob', auto_generate_name: false, files: [] });
@@ -22,7 +34,11 @@ describe('Dify', () => {
   });
 
   it('answers: conversation id as the id, metadata.usage as usage, {code, message, status} errors', () => {
-    const parsed = difyProvider.parseResponse('chat', { conversation_id: 'c9', answer: 'yes', metadata: { usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4, total_price: '0.1' } } }, dify);
+    const parsed = difyProvider.parseResponse(
+      'chat',
+      { conversation_id: 'c9', answer: 'yes', metadata: { usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4, total_price: '0.1' } } },
+      dify,
+    );
     expect(parsed.usage).toEqual({ promptTokens: 3, completionTokens: 1 });
     expect(parsed.body).toMatchObject({ id: 'c9', choices: [{ message: { role: 'assistant', content: 'yes' }, finish_reason: 'stop' }] });
     expect(difyProvider.parseError(400, '{"code":"invalid_param","message":"bad query","status":400}')).toMatchObject({ status: 400, message: 'bad query' });
@@ -53,7 +69,9 @@ describe('Dify', () => {
       { event: 'workflow_finished', conversation_id: 'c2', data: { workflow_id: 'wf7', status: 'succeeded' } },
     );
     const debug = runStream(difyProvider.createStream!('chat', dify, { includeUsage: false }), steps);
-    expect((debug.json as { choices: { delta: { reasoning_content?: string } }[] }[]).map((c) => c.choices[0]!.delta.reasoning_content).join('')).toBe('Workflow: wf7\nNode: llm succeeded\nWorkflow: wf7 succeeded\n');
+    expect((debug.json as { choices: { delta: { reasoning_content?: string } }[] }[]).map((c) => c.choices[0]!.delta.reasoning_content).join('')).toBe(
+      'Workflow: wf7\nNode: llm succeeded\nWorkflow: wf7 succeeded\n',
+    );
     const quiet = runStream(difyProvider.createStream!('chat', target({ ...dify, options: { ...dify.options, difyDebug: false } }), { includeUsage: false }), steps);
     expect(quiet.out).toHaveLength(0);
     const failed = runStream(difyProvider.createStream!('chat', dify, { includeUsage: false }), events({ event: 'error', status: 429, code: 'rate_limit', message: 'slow down' }));

@@ -40,7 +40,14 @@ async function call(provider: Provider, mode: RelayMode, body: Record<string, un
 }
 
 /** Stream call: every upstream byte chunk through the SSE parser and the converter. */
-async function stream(provider: Provider, mode: RelayMode, body: Record<string, unknown>, t: Target, includeUsage = false, wrap?: (c: ReturnType<NonNullable<Provider['createStream']>>) => ReturnType<NonNullable<Provider['createStream']>>): Promise<StreamRun> {
+async function stream(
+  provider: Provider,
+  mode: RelayMode,
+  body: Record<string, unknown>,
+  t: Target,
+  includeUsage = false,
+  wrap?: (c: ReturnType<NonNullable<Provider['createStream']>>) => ReturnType<NonNullable<Provider['createStream']>>,
+): Promise<StreamRun> {
   const response = await send(provider.buildRequest(mode, { ...body, stream: true }, t, true));
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const parser = new SseParser();
@@ -157,13 +164,21 @@ describe('Gemini against the fake', () => {
 
   it('embeddings (batch) and Imagen images', async () => {
     const embedded = await call(geminiProvider, 'embeddings', { input: ['a b', 'c'] }, t('text-embedding-004'));
-    expect((embedded.body as { data: { embedding: number[] }[] }).data.map((d) => d.embedding)).toEqual([[3, 2, 97, 0.5], [1, 1, 99, 0.5]]);
+    expect((embedded.body as { data: { embedding: number[] }[] }).data.map((d) => d.embedding)).toEqual([
+      [3, 2, 97, 0.5],
+      [1, 1, 99, 0.5],
+    ]);
     const images = await call(geminiProvider, 'images', { prompt: 'a cat', n: 2 }, t('imagen-3.0-generate-002'));
     expect((images.body as { data: unknown[] }).data).toHaveLength(2);
   });
 
   it('normalises Gemini errors (bad key, unknown model)', async () => {
-    expect((await call(geminiProvider, 'chat', hi, { ...t(), key: 'nope' })).error).toEqual({ status: 400, message: 'API key not valid. Please pass a valid API key.', type: 'INVALID_ARGUMENT', code: 400 });
+    expect((await call(geminiProvider, 'chat', hi, { ...t(), key: 'nope' })).error).toEqual({
+      status: 400,
+      message: 'API key not valid. Please pass a valid API key.',
+      type: 'INVALID_ARGUMENT',
+      code: 400,
+    });
     expect((await call(geminiProvider, 'chat', hi, t('gemini-9'))).error).toMatchObject({ status: 404, type: 'NOT_FOUND' });
   });
 });
@@ -177,6 +192,11 @@ describe('/v1/messages through an OpenAI channel', () => {
     expect(run.out.map((e) => e.event)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
     expect(run.json.at(-2)).toMatchObject({ delta: { stop_reason: 'end_turn' }, usage: { input_tokens: 8, output_tokens: 2 } });
     const answer = await call(openaiProvider, 'chat', openaiRequestFromClaude({ ...claudeBody, stream: false }), t);
-    expect(claudeMessageFromOpenAI(answer.body, claudeBody.model)).toMatchObject({ type: 'message', content: [{ type: 'text', text: 'Plain' }], stop_reason: 'end_turn', usage: { input_tokens: 8, output_tokens: 1 } });
+    expect(claudeMessageFromOpenAI(answer.body, claudeBody.model)).toMatchObject({
+      type: 'message',
+      content: [{ type: 'text', text: 'Plain' }],
+      stop_reason: 'end_turn',
+      usage: { input_tokens: 8, output_tokens: 1 },
+    });
   });
 });

@@ -67,7 +67,10 @@ describe('fake OpenAI with the OpenAI client', () => {
     const completion = await openai.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Say hi' });
     expect(completion.choices[0].text).toBe('Hello from the fake upstream.');
     const embedding = await openai.embeddings.create({ model: 'text-embedding-3-small', input: ['hello world', 'x'] });
-    expect(embedding.data.map((d) => d.embedding)).toEqual([[11, 2, 104, 0.5], [1, 1, 120, 0.5]]);
+    expect(embedding.data.map((d) => d.embedding)).toEqual([
+      [11, 2, 104, 0.5],
+      [1, 1, 120, 0.5],
+    ]);
     expect(embedding.usage.prompt_tokens).toBe(3);
     const image = await openai.images.generate({ model: 'dall-e-3', prompt: 'a cat', n: 2 });
     expect(image.data).toHaveLength(2);
@@ -98,7 +101,12 @@ describe('fake OpenAI with the OpenAI client', () => {
 
 describe('fake Claude with the Anthropic client', () => {
   it('answers messages with thinking, text, tool use and cache usage', async () => {
-    claudeFake.script({ reasoning: 'Let me think', text: 'Calling a tool.', toolCalls: [{ id: 'toolu_x', name: 'weather', arguments: { city: 'Rome' } }], usage: { prompt: 30, completion: 9, cacheRead: 100, cacheCreation: 20 } });
+    claudeFake.script({
+      reasoning: 'Let me think',
+      text: 'Calling a tool.',
+      toolCalls: [{ id: 'toolu_x', name: 'weather', arguments: { city: 'Rome' } }],
+      usage: { prompt: 30, completion: 9, cacheRead: 100, cacheCreation: 20 },
+    });
     const message = await anthropic.messages.create({ model: 'claude-3-7-sonnet-20250219', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
     expect(message.content.map((b) => b.type)).toEqual(['thinking', 'text', 'tool_use']);
     expect(message.stop_reason).toBe('tool_use');

@@ -9,7 +9,10 @@ describe('Claude Messages request -> OpenAI chat', () => {
   it('converts system blocks (texts, Ours), images, documents, tool use and tool results', () => {
     const claude = {
       model: 'claude-3-5-sonnet-20241022',
-      system: [{ type: 'text', text: 'Rule A.', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Rule B.' }],
+      system: [
+        { type: 'text', text: 'Rule A.', cache_control: { type: 'ephemeral' } },
+        { type: 'text', text: 'Rule B.' },
+      ],
       max_tokens: 1024,
       temperature: 0.5,
       top_k: 5,
@@ -17,18 +20,50 @@ describe('Claude Messages request -> OpenAI chat', () => {
       stream: true,
       metadata: { user_id: 'u-7' },
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }, { type: 'image', source: { type: 'url', url: 'https://x/y.png' } }, { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } }] },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's' }, { type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'y' } }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a png' }] }, { type: 'text', text: 'Thanks' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+            { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBE' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'hm', signature: 's' },
+            { type: 'text', text: 'Let me check.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { q: 'y' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'a png' }] },
+            { type: 'text', text: 'Thanks' },
+          ],
+        },
       ],
-      tools: [{ name: 'lookup', description: 'Look up', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }, { type: 'web_search_20250305', name: 'web_search' }],
+      tools: [
+        { name: 'lookup', description: 'Look up', input_schema: { type: 'object', properties: { q: { type: 'string' } } } },
+        { type: 'web_search_20250305', name: 'web_search' },
+      ],
       tool_choice: { type: 'any', disable_parallel_tool_use: true },
     };
     expect(openaiRequestFromClaude(claude)).toEqual({
       model: 'claude-3-5-sonnet-20241022',
       messages: [
         { role: 'system', content: 'Rule A.\nRule B.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }, { type: 'file', file: { filename: 'document.pdf', file_data: 'data:application/pdf;base64,JVBE' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+            { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+            { type: 'file', file: { filename: 'document.pdf', file_data: 'data:application/pdf;base64,JVBE' } },
+          ],
+        },
         { role: 'assistant', content: 'Let me check.', tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'lookup', arguments: '{"q":"y"}' } }] },
         { role: 'tool', tool_call_id: 'toolu_1', content: 'a png' },
         { role: 'user', content: 'Thanks' },
@@ -50,19 +85,38 @@ describe('Claude Messages request -> OpenAI chat', () => {
 describe('OpenAI chat answer -> Claude message', () => {
   it('converts text, reasoning, tool calls, stop reason and usage (input excludes cache)', () => {
     const answer = {
-      id: 'chatcmpl-1', model: 'gpt-4o',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Sure.', reasoning_content: 'think', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }, { id: 'call_2', type: 'function', function: { name: 'g', arguments: 'oops' } }] }, finish_reason: 'tool_calls' }],
+      id: 'chatcmpl-1',
+      model: 'gpt-4o',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Sure.',
+            reasoning_content: 'think',
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } },
+              { id: 'call_2', type: 'function', function: { name: 'g', arguments: 'oops' } },
+            ],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 30, completion_tokens: 8, total_tokens: 38, prompt_tokens_details: { cached_tokens: 10 } },
     };
     expect(claudeMessageFromOpenAI(answer, 'claude-alias')).toEqual({
-      id: 'chatcmpl-1', type: 'message', role: 'assistant', model: 'claude-alias',
+      id: 'chatcmpl-1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-alias',
       content: [
         { type: 'thinking', thinking: 'think', signature: '' },
         { type: 'text', text: 'Sure.' },
         { type: 'tool_use', id: 'call_1', name: 'f', input: { a: 1 } },
         { type: 'tool_use', id: 'call_2', name: 'g', input: {} },
       ],
-      stop_reason: 'tool_use', stop_sequence: null,
+      stop_reason: 'tool_use',
+      stop_sequence: null,
       usage: { input_tokens: 20, output_tokens: 8, cache_read_input_tokens: 10 },
     });
     const stop = (finish_reason: string) => claudeMessageFromOpenAI({ choices: [{ message: { content: 'x' }, finish_reason }] }, 'm').stop_reason;
@@ -92,11 +146,22 @@ describe('OpenAI chat stream -> Claude events', () => {
     const run = runStream(converter, recorded);
     expect(run.out.map((e) => e.event)).toEqual([
       'message_start',
-      'content_block_start', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop',
-      'content_block_start', 'content_block_delta', 'content_block_stop',
-      'message_delta', 'message_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     expect(run.out.every((e) => JSON.parse(e.data).type === e.event)).toBe(true);
     expect(run.json[0]).toMatchObject({ message: { id: 'chatcmpl-7', role: 'assistant', model: 'claude-alias', usage: { input_tokens: 33, output_tokens: 0 } } });
@@ -126,7 +191,13 @@ describe('round trips', () => {
       model: 'claude-3-5-sonnet-20241022',
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+          ],
+        },
         { role: 'assistant', content: 'Calling.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] },
         { role: 'tool', tool_call_id: 'call_1', content: 'result' },
         { role: 'user', content: 'And?' },
@@ -138,7 +209,10 @@ describe('round trips', () => {
       tool_choice: 'auto',
     };
     const claude = claudeRequestFromOpenAI(openai, { model: openai.model, defaultMaxTokens: 8192 });
-    expect(openaiRequestFromClaude(claude)).toEqual({ ...openai, messages: [...openai.messages.slice(0, 3), { role: 'tool', tool_call_id: 'call_1', content: 'result' }, { role: 'user', content: 'And?' }] });
+    expect(openaiRequestFromClaude(claude)).toEqual({
+      ...openai,
+      messages: [...openai.messages.slice(0, 3), { role: 'tool', tool_call_id: 'call_1', content: 'result' }, { role: 'user', content: 'And?' }],
+    });
   });
 
   it('Claude -> OpenAI -> Claude keeps the conversation', () => {
@@ -147,7 +221,13 @@ describe('round trips', () => {
       system: 'Be brief.',
       messages: [
         { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: [{ type: 'text', text: 'Calling.' }, { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Calling.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } },
+          ],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }] },
       ],
       max_tokens: 256,
@@ -161,9 +241,16 @@ describe('round trips', () => {
 
   it('answers survive Claude -> OpenAI -> Claude', () => {
     const message = {
-      id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-3-5-sonnet-20241022',
-      content: [{ type: 'text', text: 'Done.' }, { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } }],
-      stop_reason: 'tool_use', stop_sequence: null,
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-3-5-sonnet-20241022',
+      content: [
+        { type: 'text', text: 'Done.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'f', input: { a: 1 } },
+      ],
+      stop_reason: 'tool_use',
+      stop_sequence: null,
       usage: { input_tokens: 12, output_tokens: 6, cache_read_input_tokens: 4 },
     };
     const openai = openaiResponseFromClaude(message).body;

@@ -36,8 +36,27 @@ describe('Gemini request -> OpenAI chat', () => {
         { role: 'model', parts: [{ text: 'thinking…', thought: true }, { text: 'A cat.' }] },
         { parts: [{ text: 'Thanks' }] },
       ],
-      generationConfig: { temperature: 0.2, topP: 0.9, topK: 40, maxOutputTokens: 256, stopSequences: ['END'], presencePenalty: 0.1, frequencyPenalty: 0.2, seed: 7, responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING' } } } },
-      tools: [{ functionDeclarations: [{ name: 'f', description: 'F', parameters: { type: 'OBJECT', properties: { x: { type: 'INTEGER' }, list: { type: 'ARRAY', items: { type: 'STRING' } } } } }, { name: 'g' }] }, { googleSearch: {} }],
+      generationConfig: {
+        temperature: 0.2,
+        topP: 0.9,
+        topK: 40,
+        maxOutputTokens: 256,
+        stopSequences: ['END'],
+        presencePenalty: 0.1,
+        frequencyPenalty: 0.2,
+        seed: 7,
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING' } } },
+      },
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'f', description: 'F', parameters: { type: 'OBJECT', properties: { x: { type: 'INTEGER' }, list: { type: 'ARRAY', items: { type: 'STRING' } } } } },
+            { name: 'g' },
+          ],
+        },
+        { googleSearch: {} },
+      ],
       toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f'] } },
       safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
     };
@@ -81,7 +100,15 @@ describe('Gemini request -> OpenAI chat', () => {
       contents: [
         { role: 'user', parts: [{ text: 'go' }] },
         { role: 'model', parts: [{ functionCall: { name: 'a', args: { n: 1 } } }, { functionCall: { id: 'own-id', name: 'b', args: {} } }, { functionCall: { name: 'a', args: { n: 2 } } }] },
-        { role: 'user', parts: [{ functionResponse: { name: 'a', response: { r: 1 } } }, { functionResponse: { id: 'own-id', name: 'b', response: { r: 'b' } } }, { functionResponse: { name: 'a', response: { r: 2 } } }, { text: 'and now?' }] },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'a', response: { r: 1 } } },
+            { functionResponse: { id: 'own-id', name: 'b', response: { r: 'b' } } },
+            { functionResponse: { name: 'a', response: { r: 2 } } },
+            { text: 'and now?' },
+          ],
+        },
       ],
     };
     expect(chatRequestFromGemini(body, CHAT).messages).toEqual([
@@ -150,12 +177,29 @@ describe('OpenAI chat answer -> Gemini', () => {
   it('makes one candidate with thought, text and functionCall parts, and usageMetadata', () => {
     const answer = {
       id: 'chatcmpl-1',
-      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', reasoning_content: 'hm', content: 'Calling.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"x":1}' } }, { id: 'call_2', type: 'function', function: { name: 'g', arguments: 'not json' } }] } }],
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            reasoning_content: 'hm',
+            content: 'Calling.',
+            tool_calls: [
+              { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{"x":1}' } },
+              { id: 'call_2', type: 'function', function: { name: 'g', arguments: 'not json' } },
+            ],
+          },
+        },
+      ],
     };
     expect(geminiResponseFromChat(answer, 'gemini-2.5-pro', { promptTokens: 10, completionTokens: 7, reasoningTokens: 3, cachedTokens: 4 })).toEqual({
       candidates: [
         {
-          content: { role: 'model', parts: [{ text: 'hm', thought: true }, { text: 'Calling.' }, { functionCall: { id: 'call_1', name: 'f', args: { x: 1 } } }, { functionCall: { id: 'call_2', name: 'g', args: {} } }] },
+          content: {
+            role: 'model',
+            parts: [{ text: 'hm', thought: true }, { text: 'Calling.' }, { functionCall: { id: 'call_1', name: 'f', args: { x: 1 } } }, { functionCall: { id: 'call_2', name: 'g', args: {} } }],
+          },
           finishReason: 'STOP',
           index: 0,
         },
@@ -187,11 +231,27 @@ function chatStream() {
   return new GeminiStreamFromChat(openaiProvider.createStream!('chat', target(), { includeUsage: false }), 'gemini-2.5-flash');
 }
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({ id: 'chatcmpl-9', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({
+  id: 'chatcmpl-9',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+  ...extra,
+});
 
 describe('OpenAI chat stream -> Gemini chunks', () => {
   it('sends text and thoughts as they come, and finish reason with usage at the end', () => {
-    const run = runStream(chatStream(), events(chunk({ role: 'assistant', content: '' }), chunk({ reasoning_content: 'think' }), chunk({ content: 'Hel' }), chunk({ content: 'lo' }), chunk({}, 'stop'), { id: 'chatcmpl-9', choices: [], usage: { prompt_tokens: 9, completion_tokens: 4 } }, '[DONE]'));
+    const run = runStream(
+      chatStream(),
+      events(
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ reasoning_content: 'think' }),
+        chunk({ content: 'Hel' }),
+        chunk({ content: 'lo' }),
+        chunk({}, 'stop'),
+        { id: 'chatcmpl-9', choices: [], usage: { prompt_tokens: 9, completion_tokens: 4 } },
+        '[DONE]',
+      ),
+    );
     expect(run.json).toEqual([
       { candidates: [{ content: { role: 'model', parts: [{ text: 'think', thought: true }] }, index: 0 }], modelVersion: 'gemini-2.5-flash', responseId: 'chatcmpl-9' },
       { candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] }, index: 0 }], modelVersion: 'gemini-2.5-flash', responseId: 'chatcmpl-9' },
@@ -220,7 +280,13 @@ describe('OpenAI chat stream -> Gemini chunks', () => {
     );
     expect(run.json).toEqual([
       {
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { id: 'call_a', name: 'read_file', args: { file_path: 'a.txt' } } }, { functionCall: { id: 'call_b', name: 'ls', args: {} } }] }, finishReason: 'STOP', index: 0 }],
+        candidates: [
+          {
+            content: { role: 'model', parts: [{ functionCall: { id: 'call_a', name: 'read_file', args: { file_path: 'a.txt' } } }, { functionCall: { id: 'call_b', name: 'ls', args: {} } }] },
+            finishReason: 'STOP',
+            index: 0,
+          },
+        ],
         usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 },
         modelVersion: 'gemini-2.5-flash',
         responseId: 'chatcmpl-9',
@@ -236,9 +302,18 @@ describe('OpenAI chat stream -> Gemini chunks', () => {
 
 describe('Gemini embeddings <-> OpenAI', () => {
   it('converts one content and a batch, and the vectors back in input order', () => {
-    expect(embeddingsRequestFromGemini({ content: { parts: [{ text: 'a' }, { text: 'b' }] }, outputDimensionality: 8 }, 'text-embedding-3-small')).toEqual({ model: 'text-embedding-3-small', input: 'a\nb', dimensions: 8 });
+    expect(embeddingsRequestFromGemini({ content: { parts: [{ text: 'a' }, { text: 'b' }] }, outputDimensionality: 8 }, 'text-embedding-3-small')).toEqual({
+      model: 'text-embedding-3-small',
+      input: 'a\nb',
+      dimensions: 8,
+    });
     expect(embeddingsRequestFromGemini({ requests: [{ content: { parts: [{ text: 'x' }] } }, { content: { parts: [{ text: 'y' }] } }] }, 'm')).toEqual({ model: 'm', input: ['x', 'y'] });
-    const openai = { data: [{ index: 1, embedding: [2] }, { index: 0, embedding: [1] }] };
+    const openai = {
+      data: [
+        { index: 1, embedding: [2] },
+        { index: 0, embedding: [1] },
+      ],
+    };
     expect(geminiEmbeddingsFromOpenAI(openai, true)).toEqual({ embeddings: [{ values: [1] }, { values: [2] }] });
     expect(geminiEmbeddingsFromOpenAI({ data: [{ index: 0, embedding: [3] }] }, false)).toEqual({ embedding: { values: [3] } });
   });
@@ -255,7 +330,9 @@ describe('Gemini token counts', () => {
     const withSystem = countGeminiPromptTokens({ contents, systemInstruction: { parts: [{ text: 'be brief' }] }, tools: [{ functionDeclarations: [{ name: 'f' }] }] }, model);
     expect(withSystem).toBe(plain + countTokens('be brief', model) + 8 + countTokens('f', model));
     expect(countTokensRequestTokens({ generateContentRequest: { model: 'models/x', contents } }, model)).toBe(plain);
-    expect(countGeminiEmbeddingTokens({ requests: [{ content: { parts: [{ text: 'a b' }] } }, { content: { parts: [{ text: 'c' }] } }] }, model)).toBe(countTokens('a b', model) + countTokens('c', model));
+    expect(countGeminiEmbeddingTokens({ requests: [{ content: { parts: [{ text: 'a b' }] } }, { content: { parts: [{ text: 'c' }] } }] }, model)).toBe(
+      countTokens('a b', model) + countTokens('c', model),
+    );
   });
 });
 
@@ -301,9 +378,15 @@ describe('Gemini provider, native modes', () => {
   it('streams the events as they are, with the last usage', () => {
     const run = runStream(
       geminiProvider.createStream!('gemini', gemini, { includeUsage: false }),
-      events({ candidates: [{ content: { parts: [{ text: 'a' }] } }], usageMetadata: { promptTokenCount: 5 } }, { candidates: [{ content: { parts: [{ text: 'b' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }),
+      events(
+        { candidates: [{ content: { parts: [{ text: 'a' }] } }], usageMetadata: { promptTokenCount: 5 } },
+        { candidates: [{ content: { parts: [{ text: 'b' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } },
+      ),
     );
-    expect(run.out.map((e) => e.data)).toEqual([JSON.stringify({ candidates: [{ content: { parts: [{ text: 'a' }] } }], usageMetadata: { promptTokenCount: 5 } }), JSON.stringify({ candidates: [{ content: { parts: [{ text: 'b' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } })]);
+    expect(run.out.map((e) => e.data)).toEqual([
+      JSON.stringify({ candidates: [{ content: { parts: [{ text: 'a' }] } }], usageMetadata: { promptTokenCount: 5 } }),
+      JSON.stringify({ candidates: [{ content: { parts: [{ text: 'b' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }),
+    ]);
     expect(run.usage).toEqual({ promptTokens: 5, completionTokens: 2 });
     expect(run.text).toBe('ab');
     const broken = runStream(geminiProvider.createStream!('gemini', gemini, { includeUsage: false }), events({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } }));

@@ -35,14 +35,29 @@ describe('Gemini requests', () => {
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'system', content: [{ type: 'text', text: 'Be kind.' }] },
-        { role: 'user', content: [{ type: 'text', text: 'Look' }, { type: 'text', text: '' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/' } }, { type: 'image_url', image_url: { url: 'https://x.example/a.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look' },
+            { type: 'text', text: '' },
+            { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/' } },
+            { type: 'image_url', image_url: { url: 'https://x.example/a.png' } },
+          ],
+        },
         { role: 'assistant', content: '', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
         { role: 'tool', tool_call_id: 'call_9', content: '{"temp":3}' },
         { role: 'tool', tool_call_id: 'call_9', name: 'weather', content: 'plain text' },
         { role: 'assistant', content: 'Cold.' },
       ],
-      temperature: 0.2, top_p: 0.8, max_tokens: 300, seed: 7, stop: 'END',
-      response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', title: 'T', additionalProperties: false, properties: { a: { type: ['string', 'null'], format: 'email', default: 'x' } } } } },
+      temperature: 0.2,
+      top_p: 0.8,
+      max_tokens: 300,
+      seed: 7,
+      stop: 'END',
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'x', schema: { type: 'object', title: 'T', additionalProperties: false, properties: { a: { type: ['string', 'null'], format: 'email', default: 'x' } } } },
+      },
     };
     expect(jsonBody(geminiProvider.buildRequest('chat', body, geminiTarget(), false))).toEqual({
       contents: [
@@ -60,7 +75,11 @@ describe('Gemini requests', () => {
       systemInstruction: { parts: [{ text: 'Be brief.\nBe kind.' }] },
       safetySettings: SAFETY,
       generationConfig: {
-        temperature: 0.2, topP: 0.8, maxOutputTokens: 300, seed: 7, stopSequences: ['END'],
+        temperature: 0.2,
+        topP: 0.8,
+        maxOutputTokens: 300,
+        seed: 7,
+        stopSequences: ['END'],
         responseMimeType: 'application/json',
         responseSchema: { type: 'object', properties: { a: { type: 'string', nullable: true } } },
       },
@@ -77,8 +96,12 @@ describe('Gemini requests', () => {
         {
           type: 'function',
           function: {
-            name: 'find', parameters: {
-              $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', additionalProperties: false, required: ['q'],
+            name: 'find',
+            parameters: {
+              $schema: 'http://json-schema.org/draft-07/schema#',
+              type: 'object',
+              additionalProperties: false,
+              required: ['q'],
               properties: {
                 q: { type: 'string', format: 'uri', default: 'a' },
                 when: { type: 'string', format: 'date-time' },
@@ -102,7 +125,8 @@ describe('Gemini requests', () => {
           {
             name: 'find',
             parameters: {
-              type: 'object', required: ['q'],
+              type: 'object',
+              required: ['q'],
               properties: {
                 q: { type: 'string' },
                 when: { type: 'string', format: 'date-time' },
@@ -137,7 +161,12 @@ describe('Gemini requests', () => {
     expect(jsonBody(one)).toEqual({ model: 'models/text-embedding-004', content: { parts: [{ text: 'hello' }] }, outputDimensionality: 256 });
     const many = geminiProvider.buildRequest('embeddings', { input: ['a', 'b'] }, t, false);
     expect(many.url).toMatch(/:batchEmbedContents$/);
-    expect(jsonBody(many)).toEqual({ requests: [{ model: 'models/text-embedding-004', content: { parts: [{ text: 'a' }] } }, { model: 'models/text-embedding-004', content: { parts: [{ text: 'b' }] } }] });
+    expect(jsonBody(many)).toEqual({
+      requests: [
+        { model: 'models/text-embedding-004', content: { parts: [{ text: 'a' }] } },
+        { model: 'models/text-embedding-004', content: { parts: [{ text: 'b' }] } },
+      ],
+    });
     expect(() => geminiProvider.buildRequest('embeddings', { input: [1, 2] }, t, false)).toThrow(ProviderRequestError);
     const image = geminiProvider.buildRequest('images', { prompt: 'a cat', n: 2, size: '1792x1024' }, geminiTarget('imagen-3.0-generate-002'), false);
     expect(image.url).toMatch(/imagen-3\.0-generate-002:predict$/);
@@ -149,16 +178,29 @@ describe('Gemini requests', () => {
 describe('Gemini answers', () => {
   it('converts text, thoughts, code, function calls, finish reasons and usage with thinking and cache', () => {
     const answer = {
-      candidates: [{
-        content: { role: 'model', parts: [{ text: 'Plan', thought: true }, { text: 'Hello' }, { text: '\n' }, { executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }] },
-        finishReason: 'STOP', index: 0,
-      }],
+      candidates: [
+        {
+          content: {
+            role: 'model',
+            parts: [
+              { text: 'Plan', thought: true },
+              { text: 'Hello' },
+              { text: '\n' },
+              { executableCode: { language: 'PYTHON', code: 'print(1)' } },
+              { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } },
+            ],
+          },
+          finishReason: 'STOP',
+          index: 0,
+        },
+      ],
       usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, thoughtsTokenCount: 7, cachedContentTokenCount: 4, totalTokenCount: 22 },
     };
     const parsed = geminiProvider.parseResponse('chat', answer, geminiTarget());
     expect(parsed.usage).toEqual({ promptTokens: 10, completionTokens: 12, reasoningTokens: 7, cachedTokens: 4 });
     expect(parsed.body).toMatchObject({
-      object: 'chat.completion', model: 'gemini-2.0-flash',
+      object: 'chat.completion',
+      model: 'gemini-2.0-flash',
       choices: [{ index: 0, message: { role: 'assistant', content: 'Hello\n```python\nprint(1)\n```\n```output\n1\n```', reasoning_content: 'Plan' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 10, completion_tokens: 12, total_tokens: 22, prompt_tokens_details: { cached_tokens: 4 }, completion_tokens_details: { reasoning_tokens: 7 } },
     });
@@ -171,12 +213,19 @@ describe('Gemini answers', () => {
     expect(body.choices[0].finish_reason).toBe('tool_calls');
     expect(body.choices[0].message.tool_calls[0].id).toMatch(/^call_/);
     expect(body.choices[0].message.tool_calls[0].function).toEqual({ name: 'weather', arguments: '{"city":"Oslo"}' });
-    const finish = (finishReason: string) => (geminiProvider.parseResponse('chat', { candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }, geminiTarget()).body as { choices: { finish_reason: string }[] }).choices[0].finish_reason;
+    const finish = (finishReason: string) =>
+      (geminiProvider.parseResponse('chat', { candidates: [{ content: { parts: [{ text: 'x' }] }, finishReason }] }, geminiTarget()).body as { choices: { finish_reason: string }[] }).choices[0]
+        .finish_reason;
     expect([finish('MAX_TOKENS'), finish('SAFETY'), finish('RECITATION')]).toEqual(['length', 'content_filter', 'content_filter']);
   });
 
   it('fails on an answer without candidates and counts text when usage is missing', () => {
-    expect(geminiProvider.parseResponse('chat', { promptFeedback: { blockReason: 'SAFETY' } }, geminiTarget()).error).toEqual({ status: 500, message: 'No candidates returned', type: 'server_error', code: null });
+    expect(geminiProvider.parseResponse('chat', { promptFeedback: { blockReason: 'SAFETY' } }, geminiTarget()).error).toEqual({
+      status: 500,
+      message: 'No candidates returned',
+      type: 'server_error',
+      code: null,
+    });
     const parsed = geminiProvider.parseResponse('chat', { candidates: [{ content: { parts: [{ text: 'abc' }] }, finishReason: 'STOP' }] }, geminiTarget());
     expect(parsed.usage).toBeUndefined();
     expect(parsed.text).toBe('abc');
@@ -187,7 +236,11 @@ describe('Gemini answers', () => {
       body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [1, 2] }], model: 'text-embedding-004' },
     });
     expect((geminiProvider.parseResponse('embeddings', { embeddings: [{ values: [1] }, { values: [2] }] }, geminiTarget('text-embedding-004')).body as { data: unknown[] }).data).toHaveLength(2);
-    const images = geminiProvider.parseResponse('images', { predictions: [{ bytesBase64Encoded: 'AAA', mimeType: 'image/png' }, { raiFilteredReason: 'blocked' }] }, geminiTarget('imagen-3.0-generate-002'));
+    const images = geminiProvider.parseResponse(
+      'images',
+      { predictions: [{ bytesBase64Encoded: 'AAA', mimeType: 'image/png' }, { raiFilteredReason: 'blocked' }] },
+      geminiTarget('imagen-3.0-generate-002'),
+    );
     expect((images.body as { data: unknown[] }).data).toEqual([{ b64_json: 'AAA' }]);
     expect(images.usage).toEqual({ promptTokens: 258, completionTokens: 0 });
   });
@@ -198,7 +251,10 @@ describe('Gemini streams as OpenAI chunks', () => {
   const recorded = events(
     { candidates: [{ content: { parts: [{ text: 'Hel' }], role: 'model' }, index: 0 }], usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 } },
     { candidates: [{ content: { parts: [{ text: 'lo' }], role: 'model' }, index: 0 }], usageMetadata: { promptTokenCount: 8, totalTokenCount: 8 } },
-    { candidates: [{ content: { parts: [{ functionCall: { name: 'a', args: {} } }, { functionCall: { name: 'b', args: { x: 1 } } }], role: 'model' }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 6, totalTokenCount: 14 } },
+    {
+      candidates: [{ content: { parts: [{ functionCall: { name: 'a', args: {} } }, { functionCall: { name: 'b', args: { x: 1 } } }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+      usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 6, totalTokenCount: 14 },
+    },
   );
 
   it('emits one chunk per event with a running tool index and the last usage', () => {
@@ -207,7 +263,10 @@ describe('Gemini streams as OpenAI chunks', () => {
     expect(choices[0][0].delta).toEqual({ role: 'assistant', content: 'Hel' });
     expect(choices[1][0].delta).toEqual({ content: 'lo' });
     expect(choices[2][0].finish_reason).toBe('tool_calls');
-    expect(choices[2][0].delta.tool_calls!.map((t) => [t.index, t.function])).toEqual([[0, { name: 'a', arguments: '{}' }], [1, { name: 'b', arguments: '{"x":1}' }]]);
+    expect(choices[2][0].delta.tool_calls!.map((t) => [t.index, t.function])).toEqual([
+      [0, { name: 'a', arguments: '{}' }],
+      [1, { name: 'b', arguments: '{"x":1}' }],
+    ]);
     expect(run.json.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 8, completion_tokens: 6, total_tokens: 14 } });
     expect(new Set(run.json.map((c) => (c as { id: string }).id)).size).toBe(1);
     expect(run.usage).toEqual({ promptTokens: 8, completionTokens: 6 });
@@ -223,13 +282,20 @@ describe('Gemini streams as OpenAI chunks', () => {
   });
 
   it('bills the local count when Gemini sends no usage (Ours), and reports stream errors', () => {
-    const run = runStream(geminiProvider.createStream!('chat', geminiTarget(), { includeUsage: false }), events({ candidates: [{ content: { parts: [{ text: 'x' }] } }] }), { promptTokens: 4, completionTokens: 1 });
+    const run = runStream(geminiProvider.createStream!('chat', geminiTarget(), { includeUsage: false }), events({ candidates: [{ content: { parts: [{ text: 'x' }] } }] }), {
+      promptTokens: 4,
+      completionTokens: 1,
+    });
     expect(run.usage).toEqual({ promptTokens: 4, completionTokens: 1 });
     const failed = runStream(geminiProvider.createStream!('chat', geminiTarget(), { includeUsage: false }), events({ error: { code: 503, message: 'overloaded', status: 'UNAVAILABLE' } }));
     expect(failed.errors).toEqual([{ status: 500, message: 'overloaded', type: 'UNAVAILABLE', code: 503 }]);
   });
 
   it('lists models with the Gemini key header', () => {
-    expect(geminiProvider.modelsRequest!(geminiTarget())).toEqual({ url: 'https://generativelanguage.googleapis.com/v1beta/models?pageSize=1000', method: 'GET', headers: { 'x-goog-api-key': 'gm-key' } });
+    expect(geminiProvider.modelsRequest!(geminiTarget())).toEqual({
+      url: 'https://generativelanguage.googleapis.com/v1beta/models?pageSize=1000',
+      method: 'GET',
+      headers: { 'x-goog-api-key': 'gm-key' },
+    });
   });
 });

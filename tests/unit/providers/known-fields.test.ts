@@ -4,13 +4,7 @@
  * bytes can then go upstream).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  CLAUDE_MESSAGES_SHAPE,
-  OPENAI_CHAT_SHAPE,
-  OPENAI_EMBEDDINGS_SHAPE,
-  hasOnlyKnownFields,
-  knownFieldsOnly,
-} from '../../../src/server/relay/providers/common/known-fields';
+import { CLAUDE_MESSAGES_SHAPE, OPENAI_CHAT_SHAPE, OPENAI_EMBEDDINGS_SHAPE, hasOnlyKnownFields, knownFieldsOnly } from '../../../src/server/relay/providers/common/known-fields';
 import { claudeProvider } from '../../../src/server/relay/providers/claude';
 import { geminiProvider } from '../../../src/server/relay/providers/gemini';
 import { openaiProvider } from '../../../src/server/relay/providers/openai';
@@ -23,7 +17,14 @@ const fullChat = {
   model: 'gpt-5',
   messages: [
     { role: 'developer', content: 'Be brief.' },
-    { role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'low' } }], name: 'ann' },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'hi' },
+        { type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'low' } },
+      ],
+      name: 'ann',
+    },
     { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }], refusal: null, reasoning_content: 'hm' },
     { role: 'tool', content: '42', tool_call_id: 'c1' },
   ],
@@ -72,7 +73,14 @@ describe('known fields: the filter', () => {
 
   it('drops unknown top-level fields, unknown message fields and a max_tokens of 0, keeping order and the rest by reference', () => {
     const user = { role: 'user', content: 'hi' };
-    const body = { conversation_id: 'c', model: 'gpt-4o', messages: [{ role: 'system', content: 's', id: 'm0', createAt: 1700000000 }, user], max_tokens: 0, tools: fullChat.tools, x_ui: { theme: 'dark' } };
+    const body = {
+      conversation_id: 'c',
+      model: 'gpt-4o',
+      messages: [{ role: 'system', content: 's', id: 'm0', createAt: 1700000000 }, user],
+      max_tokens: 0,
+      tools: fullChat.tools,
+      x_ui: { theme: 'dark' },
+    };
     const copy = structuredClone(body);
     const out = knownFieldsOnly(body, OPENAI_CHAT_SHAPE);
     expect(out).toEqual({ model: 'gpt-4o', messages: [{ role: 'system', content: 's' }, user], tools: fullChat.tools });
@@ -109,8 +117,21 @@ describe('known fields: the filter', () => {
 
   it('Claude Messages keep the ClaudeRequest fields and role/content per message', () => {
     const body = {
-      model: 'claude-sonnet-4-5', system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral' } }], max_tokens: 100, stop_sequences: ['x'], temperature: 0.5, top_k: 5,
-      stream: true, tools: [], tool_choice: { type: 'auto' }, thinking: { type: 'enabled', budget_tokens: 1024 }, metadata: { user_id: 'u' }, context_management: {}, mcp_servers: [], container: 'c', output_format: {},
+      model: 'claude-sonnet-4-5',
+      system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral' } }],
+      max_tokens: 100,
+      stop_sequences: ['x'],
+      temperature: 0.5,
+      top_k: 5,
+      stream: true,
+      tools: [],
+      tool_choice: { type: 'auto' },
+      thinking: { type: 'enabled', budget_tokens: 1024 },
+      metadata: { user_id: 'u' },
+      context_management: {},
+      mcp_servers: [],
+      container: 'c',
+      output_format: {},
       messages: [{ role: 'user', content: 'hi' }],
     };
     expect(knownFieldsOnly(body, CLAUDE_MESSAGES_SHAPE)).toBe(body);
@@ -133,7 +154,12 @@ describe('known fields: the providers', () => {
 
   it('completions and embeddings are filtered on OpenAI-shaped families too; other modes go as sent', () => {
     const t = target({ channelType: 50, upstreamModel: 'm' });
-    expect(jsonBody(openaiCompatibleProvider.buildRequest('completions', { model: 'm', prompt: 'p', suffix: 's', echo: true, max_tokens: 0, foo: 1 }, t, false))).toEqual({ model: 'm', prompt: 'p', suffix: 's', echo: true });
+    expect(jsonBody(openaiCompatibleProvider.buildRequest('completions', { model: 'm', prompt: 'p', suffix: 's', echo: true, max_tokens: 0, foo: 1 }, t, false))).toEqual({
+      model: 'm',
+      prompt: 'p',
+      suffix: 's',
+      echo: true,
+    });
     expect(jsonBody(openaiCompatibleProvider.buildRequest('embeddings', { model: 'm', input: 'x', foo: 1 }, t, false))).toEqual({ model: 'm', input: 'x' });
     expect(jsonBody(openaiCompatibleProvider.buildRequest('images', { model: 'm', prompt: 'p', style: 'vivid', foo: 1 }, t, false))).toEqual({ model: 'm', prompt: 'p', style: 'vivid', foo: 1 });
   });

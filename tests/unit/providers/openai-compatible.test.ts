@@ -19,7 +19,12 @@ const chat = { model: 'ignored', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('OpenAI request adjustments', () => {
   it('sends the upstream model, only the fields OpenAI defines, and authenticates with Bearer', () => {
-    const req = openaiProvider.buildRequest('chat', { ...chat, temperature: 0, top_p: 0, n: 0, max_tokens: 0, custom_field: { a: [1] }, metadata: { x: 'y' } }, target({ upstreamModel: 'gpt-4o' }), false);
+    const req = openaiProvider.buildRequest(
+      'chat',
+      { ...chat, temperature: 0, top_p: 0, n: 0, max_tokens: 0, custom_field: { a: [1] }, metadata: { x: 'y' } },
+      target({ upstreamModel: 'gpt-4o' }),
+      false,
+    );
     expect(req.url).toBe('https://api.example.com/v1/chat/completions');
     expect(req.headers.Authorization).toBe('Bearer sk-test');
     expect(req.headers['Content-Type']).toBe('application/json');
@@ -49,7 +54,9 @@ describe('OpenAI request adjustments', () => {
   });
 
   it('keeps system for o1-mini, keeps an explicit max_completion_tokens, and leaves non-reasoning suffixes alone', () => {
-    const o1mini = jsonBody(openaiProvider.buildRequest('chat', { ...chat, messages: [{ role: 'system', content: 's' }], max_tokens: 5, max_completion_tokens: 9 }, target({ upstreamModel: 'o1-mini-low' }), false));
+    const o1mini = jsonBody(
+      openaiProvider.buildRequest('chat', { ...chat, messages: [{ role: 'system', content: 's' }], max_tokens: 5, max_completion_tokens: 9 }, target({ upstreamModel: 'o1-mini-low' }), false),
+    );
     expect(o1mini).toMatchObject({ model: 'o1-mini', reasoning_effort: 'low', max_completion_tokens: 9, messages: [{ role: 'system', content: 's' }] });
     const plain = openaiProvider.buildRequest('chat', { ...chat, max_tokens: 5 }, target({ upstreamModel: 'gpt-4o-high' }), false);
     expect(jsonBody(plain)).toMatchObject({ model: 'gpt-4o-high', max_tokens: 5 });
@@ -82,8 +89,12 @@ describe('OpenAI request adjustments', () => {
 
   it('routes every mode to its OpenAI path and drops /v1 behind a Cloudflare AI Gateway', () => {
     const paths = {
-      completions: '/v1/completions', embeddings: '/v1/embeddings', images: '/v1/images/generations', speech: '/v1/audio/speech',
-      moderations: '/v1/moderations', rerank: '/v1/rerank',
+      completions: '/v1/completions',
+      embeddings: '/v1/embeddings',
+      images: '/v1/images/generations',
+      speech: '/v1/audio/speech',
+      moderations: '/v1/moderations',
+      rerank: '/v1/rerank',
     } as const;
     for (const [mode, path] of Object.entries(paths)) {
       expect(openaiProvider.buildRequest(mode as keyof typeof paths, { model: 'm', input: 'x', prompt: 'p' }, target(), false).url).toBe(`https://api.example.com${path}`);
@@ -94,14 +105,19 @@ describe('OpenAI request adjustments', () => {
 
   it('builds a multipart form for transcriptions with the upstream model and every field', async () => {
     const file = new File([new Uint8Array([1, 2, 3])], 'a.mp3', { type: 'audio/mpeg' });
-    const req = openaiProvider.buildRequest('transcriptions', { model: 'whisper-alias', file, language: 'en', 'timestamp_granularities[]': ['word', 'segment'] }, target({ upstreamModel: 'whisper-1' }), false);
+    const req = openaiProvider.buildRequest(
+      'transcriptions',
+      { model: 'whisper-alias', file, language: 'en', 'timestamp_granularities[]': ['word', 'segment'] },
+      target({ upstreamModel: 'whisper-1' }),
+      false,
+    );
     expect(req.body).toBeInstanceOf(FormData);
     expect(req.headers).not.toHaveProperty('Content-Type');
     const form = req.body as FormData;
     expect(form.get('model')).toBe('whisper-1');
     expect(form.get('language')).toBe('en');
     expect(form.getAll('timestamp_granularities[]')).toEqual(['word', 'segment']);
-    expect(((await (form.get('file') as File).arrayBuffer()).byteLength)).toBe(3);
+    expect((await (form.get('file') as File).arrayBuffer()).byteLength).toBe(3);
     expect((form.get('file') as File).name).toBe('a.mp3');
     expect(() => openaiProvider.buildRequest('transcriptions', { model: 'whisper-1' }, target(), false)).toThrow(ProviderRequestError);
   });
@@ -135,7 +151,14 @@ describe('OpenAI-shaped families', () => {
     const t = target({ channelType: 43, baseUrl: 'https://api.deepseek.com', upstreamModel: 'deepseek-reasoner' });
     expect(deepseekProvider.buildRequest('completions', { prompt: 'x' }, t, false).url).toBe('https://api.deepseek.com/beta/completions');
     expect(deepseekProvider.buildRequest('chat', chat, t, false).url).toBe('https://api.deepseek.com/v1/chat/completions');
-    const parsed = deepseekProvider.parseResponse('chat', { choices: [], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_cache_hit_tokens: 60, prompt_cache_miss_tokens: 40, completion_tokens_details: { reasoning_tokens: 15 } } }, t);
+    const parsed = deepseekProvider.parseResponse(
+      'chat',
+      {
+        choices: [],
+        usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_cache_hit_tokens: 60, prompt_cache_miss_tokens: 40, completion_tokens_details: { reasoning_tokens: 15 } },
+      },
+      t,
+    );
     expect(parsed.usage).toEqual({ promptTokens: 100, completionTokens: 20, cachedTokens: 60, reasoningTokens: 15 });
     const noUsage = deepseekProvider.parseResponse('chat', { choices: [{ message: { content: 'answer', reasoning_content: 'think' } }] }, t);
     expect(noUsage.usage).toBeUndefined();
@@ -148,10 +171,24 @@ describe('OpenAI-shaped families', () => {
     const req = ollamaProvider.buildRequest('embeddings', { model: 'x', input: ['a', 'b'], dimensions: 8, encoding_format: 'float' }, t, false);
     expect(req.url).toBe('http://localhost:11434/api/embed');
     expect(jsonBody(req)).toEqual({ model: 'nomic-embed-text', input: ['a', 'b'], dimensions: 8 });
-    const parsed = ollamaProvider.parseResponse('embeddings', { model: 'nomic-embed-text', embeddings: [[0.1, 0.2], [0.3, 0.4]], prompt_eval_count: 4 }, t);
+    const parsed = ollamaProvider.parseResponse(
+      'embeddings',
+      {
+        model: 'nomic-embed-text',
+        embeddings: [
+          [0.1, 0.2],
+          [0.3, 0.4],
+        ],
+        prompt_eval_count: 4,
+      },
+      t,
+    );
     expect(parsed.body).toEqual({
       object: 'list',
-      data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2] }, { object: 'embedding', index: 1, embedding: [0.3, 0.4] }],
+      data: [
+        { object: 'embedding', index: 0, embedding: [0.1, 0.2] },
+        { object: 'embedding', index: 1, embedding: [0.3, 0.4] },
+      ],
       model: 'nomic-embed-text',
       usage: { prompt_tokens: 4, total_tokens: 4 },
     });
@@ -186,7 +223,17 @@ describe('OpenAI-shaped families', () => {
 
 describe('OpenAI-shaped answers', () => {
   it('forwards the body and reads usage, including audio and reasoning details', () => {
-    const body = { id: 'x', choices: [{ message: { content: 'hi' } }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 4, audio_tokens: 2 }, completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 1 } } };
+    const body = {
+      id: 'x',
+      choices: [{ message: { content: 'hi' } }],
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        prompt_tokens_details: { cached_tokens: 4, audio_tokens: 2 },
+        completion_tokens_details: { reasoning_tokens: 3, audio_tokens: 1 },
+      },
+    };
     const parsed = openaiProvider.parseResponse('chat', body, target());
     expect(parsed.body).toBe(body);
     expect(parsed.usage).toEqual({ promptTokens: 10, completionTokens: 5, cachedTokens: 4, reasoningTokens: 3, audioPromptTokens: 2, audioCompletionTokens: 1 });
@@ -194,7 +241,10 @@ describe('OpenAI-shaped answers', () => {
   });
 
   it('gives the answer text (content, reasoning, tool calls, completions text) when usage is missing or zero', () => {
-    const chatAnswer = { choices: [{ message: { content: 'a', reasoning: 'b', tool_calls: [{ function: { name: 'f', arguments: '{"x":1}' } }] } }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+    const chatAnswer = {
+      choices: [{ message: { content: 'a', reasoning: 'b', tool_calls: [{ function: { name: 'f', arguments: '{"x":1}' } }] } }],
+      usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    };
     expect(openaiProvider.parseResponse('chat', chatAnswer, target()).text).toBe('abf{"x":1}');
     expect(openaiProvider.parseResponse('completions', { choices: [{ text: 'one' }, { text: 'two' }] }, target()).text).toBe('onetwo');
   });
@@ -206,10 +256,18 @@ describe('OpenAI-shaped answers', () => {
 
   it('reads rerank, embeddings and image usage in their shapes; xAI completion = total − prompt', () => {
     expect(openaiCompatibleProvider.parseResponse('rerank', { results: [], usage: { total_tokens: 30 } }, target()).usage).toEqual({ promptTokens: 30, completionTokens: 0 });
-    expect(openaiCompatibleProvider.parseResponse('rerank', { results: [], meta: { tokens: { input_tokens: 12, output_tokens: 0 } } }, target()).usage).toEqual({ promptTokens: 12, completionTokens: 0 });
+    expect(openaiCompatibleProvider.parseResponse('rerank', { results: [], meta: { tokens: { input_tokens: 12, output_tokens: 0 } } }, target()).usage).toEqual({
+      promptTokens: 12,
+      completionTokens: 0,
+    });
     expect(openaiProvider.parseResponse('embeddings', { data: [], usage: { prompt_tokens: 8, total_tokens: 8 } }, target()).usage).toEqual({ promptTokens: 8, completionTokens: 0 });
-    expect(openaiProvider.parseResponse('images', { data: [], usage: { input_tokens: 50, output_tokens: 4000, input_tokens_details: { text_tokens: 50 } } }, target()).usage).toEqual({ promptTokens: 50, completionTokens: 4000 });
-    expect(xaiProvider.parseResponse('chat', { choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 40, completion_tokens_details: { reasoning_tokens: 25 } } }, target()).usage).toMatchObject({ promptTokens: 10, completionTokens: 30, reasoningTokens: 25 });
+    expect(openaiProvider.parseResponse('images', { data: [], usage: { input_tokens: 50, output_tokens: 4000, input_tokens_details: { text_tokens: 50 } } }, target()).usage).toEqual({
+      promptTokens: 50,
+      completionTokens: 4000,
+    });
+    expect(
+      xaiProvider.parseResponse('chat', { choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 40, completion_tokens_details: { reasoning_tokens: 25 } } }, target()).usage,
+    ).toMatchObject({ promptTokens: 10, completionTokens: 30, reasoningTokens: 25 });
   });
 
   it('passes transcription text answers through', () => {
@@ -219,9 +277,24 @@ describe('OpenAI-shaped answers', () => {
 
 describe('upstream error normalisation', () => {
   it('keeps an upstream error object (OpenAI, Claude, Gemini shapes)', () => {
-    expect(openaiProvider.parseError(401, '{"error":{"message":"Incorrect API key","type":"invalid_request_error","code":"invalid_api_key"}}')).toEqual({ status: 401, message: 'Incorrect API key', type: 'invalid_request_error', code: 'invalid_api_key' });
-    expect(openaiProvider.parseError(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toEqual({ status: 529, message: 'Overloaded', type: 'overloaded_error', code: null });
-    expect(openaiProvider.parseError(400, '{"error":{"code":400,"message":"API key not valid","status":"INVALID_ARGUMENT"}}')).toEqual({ status: 400, message: 'API key not valid', type: 'INVALID_ARGUMENT', code: 400 });
+    expect(openaiProvider.parseError(401, '{"error":{"message":"Incorrect API key","type":"invalid_request_error","code":"invalid_api_key"}}')).toEqual({
+      status: 401,
+      message: 'Incorrect API key',
+      type: 'invalid_request_error',
+      code: 'invalid_api_key',
+    });
+    expect(openaiProvider.parseError(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toEqual({
+      status: 529,
+      message: 'Overloaded',
+      type: 'overloaded_error',
+      code: null,
+    });
+    expect(openaiProvider.parseError(400, '{"error":{"code":400,"message":"API key not valid","status":"INVALID_ARGUMENT"}}')).toEqual({
+      status: 400,
+      message: 'API key not valid',
+      type: 'INVALID_ARGUMENT',
+      code: 400,
+    });
   });
 
   it('finds loose messages, else a generic one', () => {

@@ -8,14 +8,7 @@ const base = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 17000
 const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }], ...extra });
 const usage = { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 };
 /** A recorded OpenAI stream with the forced usage chunk. */
-const recorded = events(
-  chunk({ role: 'assistant', content: '' }),
-  chunk({ content: 'Hello' }),
-  chunk({ content: ' there' }),
-  chunk({}, 'stop'),
-  { ...base, choices: [], usage },
-  '[DONE]',
-);
+const recorded = events(chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hello' }), chunk({ content: ' there' }), chunk({}, 'stop'), { ...base, choices: [], usage }, '[DONE]');
 
 describe('OpenAI-shaped streams', () => {
   it('passes chunks on as the very same strings (no re-serialisation) and swallows [DONE]', () => {
@@ -32,7 +25,7 @@ describe('OpenAI-shaped streams', () => {
     const withNulls = events(
       chunk({ role: 'assistant', content: '' }, null, { usage: null }),
       chunk({ content: 'say "usage": {} and "error"' }, null, { usage: null }),
-      chunk({ content: '!' }, 'stop', { usage : null }),
+      chunk({ content: '!' }, 'stop', { usage: null }),
       { ...base, choices: [], usage },
       '[DONE]',
     );
@@ -98,11 +91,7 @@ describe('OpenAI-shaped streams', () => {
   });
 
   it('reads DeepSeek cache hits and counts reasoning_content as output text', () => {
-    const ds = events(
-      chunk({ reasoning_content: 'think ' }),
-      chunk({ content: 'answer' }),
-      { ...base, choices: [], usage: { ...usage, prompt_cache_hit_tokens: 5 } },
-    );
+    const ds = events(chunk({ reasoning_content: 'think ' }), chunk({ content: 'answer' }), { ...base, choices: [], usage: { ...usage, prompt_cache_hit_tokens: 5 } });
     const run = runStream(deepseekProvider.createStream!('chat', target({ channelType: 43 }), { includeUsage: false }), ds);
     expect(run.usage).toEqual({ promptTokens: 9, completionTokens: 3, cachedTokens: 5 });
     expect(run.text).toBe('think answer');
@@ -110,7 +99,10 @@ describe('OpenAI-shaped streams', () => {
   });
 
   it('collects tool-call names and arguments as text and completions text', () => {
-    const tools = events(chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'get', arguments: '' } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] }));
+    const tools = events(
+      chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'get', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] }),
+    );
     expect(runStream(openaiProvider.createStream!('chat', target(), { includeUsage: false }), tools).text).toBe('get{"a":1}');
     const completion = events({ id: 'c', object: 'text_completion', choices: [{ text: 'abc', index: 0 }] });
     expect(runStream(openaiProvider.createStream!('completions', target(), { includeUsage: false }), completion).text).toBe('abc');

@@ -34,7 +34,13 @@ describe('Responses request -> OpenAI chat', () => {
       model: 'm',
       input: [
         { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'Rules.' }] },
-        { role: 'user', content: [{ type: 'input_text', text: 'Look:' }, { type: 'input_image', image_url: 'data:image/png;base64,AAA', detail: 'high' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Look:' },
+            { type: 'input_image', image_url: 'data:image/png;base64,AAA', detail: 'high' },
+          ],
+        },
         { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
         { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{"a":1}' },
         { type: 'function_call', call_id: 'call_2', name: 'g', arguments: '{}' },
@@ -46,7 +52,13 @@ describe('Responses request -> OpenAI chat', () => {
     });
     expect(chat.messages).toEqual([
       { role: 'system', content: 'Rules.' },
-      { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AAA', detail: 'high' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Look:' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAA', detail: 'high' } },
+        ],
+      },
       {
         role: 'assistant',
         content: 'Checking.',
@@ -66,7 +78,12 @@ describe('Responses request -> OpenAI chat', () => {
     const chat = chatRequestFromResponses({
       model: 'm',
       input: 'x',
-      tools: [{ type: 'function', name: 'f', description: 'd', parameters, strict: true }, { type: 'web_search' }, { type: 'namespace', name: 'ns', tools: [] }, { type: 'custom', name: 'apply_patch' }],
+      tools: [
+        { type: 'function', name: 'f', description: 'd', parameters, strict: true },
+        { type: 'web_search' },
+        { type: 'namespace', name: 'ns', tools: [] },
+        { type: 'custom', name: 'apply_patch' },
+      ],
       tool_choice: { type: 'function', name: 'f' },
       parallel_tool_calls: false,
       reasoning: { effort: 'high', summary: 'auto' },
@@ -104,7 +121,16 @@ describe('Responses request -> OpenAI chat', () => {
   it('reads input items and their text for counting', () => {
     expect(inputItems('hi')).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }]);
     expect(inputItems([{ type: 'message' }, 'junk', 3])).toEqual([{ type: 'message' }]);
-    expect(requestText({ instructions: 'I', input: [{ role: 'user', content: 'U' }, { type: 'function_call', arguments: '{"a":1}' }, { type: 'function_call_output', output: 'O' }] })).toBe('I\nU\n{"a":1}\nO');
+    expect(
+      requestText({
+        instructions: 'I',
+        input: [
+          { role: 'user', content: 'U' },
+          { type: 'function_call', arguments: '{"a":1}' },
+          { type: 'function_call_output', output: 'O' },
+        ],
+      }),
+    ).toBe('I\nU\n{"a":1}\nO');
   });
 });
 
@@ -112,13 +138,26 @@ describe('OpenAI chat answer -> Response object', () => {
   it('makes reasoning, message and function_call items and the usage object', () => {
     const chat = {
       id: 'chatcmpl-1',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello', reasoning_content: 'Hmm', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'f', arguments: '{"x":2}' } }] }, finish_reason: 'tool_calls' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hello', reasoning_content: 'Hmm', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'f', arguments: '{"x":2}' } }] },
+          finish_reason: 'tool_calls',
+        },
+      ],
       usage: { prompt_tokens: 30, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 10 }, completion_tokens_details: { reasoning_tokens: 3 } },
     };
     const { response, usage } = responsesFromChat(chat, meta({ instructions: 'I', tools: [], store: false, previous_response_id: 'resp_prev' }));
     expect(usage).toMatchObject({ promptTokens: 30, completionTokens: 7, cachedTokens: 10, reasoningTokens: 3 });
     expect(response).toMatchObject({
-      id: 'resp_test', object: 'response', created_at: 1_700_000_000, status: 'completed', model: 'alias', instructions: 'I', store: false, previous_response_id: 'resp_prev',
+      id: 'resp_test',
+      object: 'response',
+      created_at: 1_700_000_000,
+      status: 'completed',
+      model: 'alias',
+      instructions: 'I',
+      store: false,
+      previous_response_id: 'resp_prev',
       usage: { input_tokens: 30, input_tokens_details: { cached_tokens: 10 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 3 }, total_tokens: 37 },
     });
     const output = response.output as Record<string, unknown>[];
@@ -132,13 +171,22 @@ describe('OpenAI chat answer -> Response object', () => {
   it('reports a cut answer as incomplete, and adds cache reads back for a Claude-style usage', () => {
     const { response } = responsesFromChat({ choices: [{ message: { content: 'Lo' }, finish_reason: 'length' }] }, meta());
     expect(response).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
-    expect(responsesUsageBody({ promptTokens: 10, completionTokens: 2, cachedTokens: 5, promptExcludesCache: true })).toMatchObject({ input_tokens: 15, total_tokens: 17, input_tokens_details: { cached_tokens: 5 } });
+    expect(responsesUsageBody({ promptTokens: 10, completionTokens: 2, cachedTokens: 5, promptExcludesCache: true })).toMatchObject({
+      input_tokens: 15,
+      total_tokens: 17,
+      input_tokens_details: { cached_tokens: 5 },
+    });
   });
 });
 
 describe('OpenAI chat stream -> Responses event stream', () => {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null, usage?: Record<string, unknown>) => ({
-    id: 'chatcmpl-7', object: 'chat.completion.chunk', created: 1, model: 'up', choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}),
+    id: 'chatcmpl-7',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'up',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage ? { usage } : {}),
   });
 
   it('emits the typed events in order with sequence numbers, and the whole response at the end', () => {
@@ -159,13 +207,26 @@ describe('OpenAI chat stream -> Responses event stream', () => {
     const run = runStream(converter, recorded);
     const types = run.out.map((e) => e.event);
     expect(types).toEqual([
-      'response.created', 'response.in_progress',
-      'response.output_item.added', 'response.reasoning_summary_part.added', 'response.reasoning_summary_text.delta',
-      'response.reasoning_summary_text.done', 'response.reasoning_summary_part.done', 'response.output_item.done',
-      'response.output_item.added', 'response.content_part.added', 'response.output_text.delta', 'response.output_text.delta',
-      'response.output_text.done', 'response.content_part.done', 'response.output_item.done',
-      'response.output_item.added', 'response.function_call_arguments.delta', 'response.function_call_arguments.delta',
-      'response.function_call_arguments.done', 'response.output_item.done',
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
       'response.completed',
     ]);
     const json = run.json as Record<string, unknown>[];
@@ -184,15 +245,22 @@ describe('OpenAI chat stream -> Responses event stream', () => {
   });
 
   it('closes with response.incomplete when cut, and with an empty completed response when nothing came', () => {
-    const cut = runStream(new ResponsesStreamFromChat(openaiProvider.createStream!('chat', target(), { includeUsage: false }), meta()), events(chunk({ content: 'a' }), chunk({}, 'length')), { promptTokens: 3, completionTokens: 1 });
-    expect(cut.json.at(-1)).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, usage: { input_tokens: 3, output_tokens: 1 } } });
+    const cut = runStream(new ResponsesStreamFromChat(openaiProvider.createStream!('chat', target(), { includeUsage: false }), meta()), events(chunk({ content: 'a' }), chunk({}, 'length')), {
+      promptTokens: 3,
+      completionTokens: 1,
+    });
+    expect(cut.json.at(-1)).toMatchObject({
+      type: 'response.incomplete',
+      response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, usage: { input_tokens: 3, output_tokens: 1 } },
+    });
     const empty = runStream(new ResponsesStreamFromChat(openaiProvider.createStream!('chat', target(), { includeUsage: false }), meta()), []);
     expect(empty.out.map((e) => e.event)).toEqual(['response.created', 'response.in_progress', 'response.completed']);
   });
 });
 
 describe('Responses upstreams: pass-through stream and requests', () => {
-  const completed = (usage: Record<string, unknown>) => ['response.completed', { type: 'response.completed', sequence_number: 3, response: { id: 'resp_up', status: 'completed', usage } }] as [string, Record<string, unknown>];
+  const completed = (usage: Record<string, unknown>) =>
+    ['response.completed', { type: 'response.completed', sequence_number: 3, response: { id: 'resp_up', status: 'completed', usage } }] as [string, Record<string, unknown>];
 
   it('passes every event on as the same object, reading the id and the usage of response.completed', () => {
     const converter = new ResponsesPassThroughStream(usageFromOpenAI);
@@ -226,7 +294,11 @@ describe('Responses upstreams: pass-through stream and requests', () => {
     const post = openaiProvider.buildRequest('responses', { model: 'gpt-4o', input: 'x', store: false }, t, true);
     expect(post.url).toBe('https://api.openai.com/v1/responses');
     expect(jsonBody(post)).toEqual({ model: 'gpt-4o', input: 'x', store: false });
-    expect(openaiProvider.storedResponseRequest!('DELETE', 'resp_1', t)).toMatchObject({ url: 'https://api.openai.com/v1/responses/resp_1', method: 'DELETE', headers: { Authorization: 'Bearer sk-test' } });
+    expect(openaiProvider.storedResponseRequest!('DELETE', 'resp_1', t)).toMatchObject({
+      url: 'https://api.openai.com/v1/responses/resp_1',
+      method: 'DELETE',
+      headers: { Authorization: 'Bearer sk-test' },
+    });
     expect(openaiProvider.createStream!('responses', t, { includeUsage: false })).toBeInstanceOf(ResponsesPassThroughStream);
     expect(openaiProvider.modes.has('responses')).toBe(true);
   });
@@ -237,14 +309,20 @@ describe('Responses upstreams: pass-through stream and requests', () => {
     expect(post.url).toBe('https://r.openai.azure.com/openai/v1/responses');
     expect(post.headers['api-key']).toBe('az-key');
     expect(jsonBody(post).model).toBe('gpt-41');
-    expect(azureProvider.storedResponseRequest!('GET', 'resp_2', { ...t, clientQuery: { 'api-version': 'preview' } }).url).toBe('https://r.openai.azure.com/openai/v1/responses/resp_2?api-version=preview');
+    expect(azureProvider.storedResponseRequest!('GET', 'resp_2', { ...t, clientQuery: { 'api-version': 'preview' } }).url).toBe(
+      'https://r.openai.azure.com/openai/v1/responses/resp_2?api-version=preview',
+    );
     // Chat keeps the deployment URL.
     expect(azureProvider.buildRequest('chat', { model: 'gpt-4.1', messages: [] }, t, false).url).toBe('https://r.openai.azure.com/openai/deployments/gpt-41/chat/completions?api-version=2024-10-21');
   });
 });
 
 describe('stored input items, as OpenAI lists them', () => {
-  const input = [{ type: 'message', role: 'user', content: 'a' }, { type: 'function_call', id: 'fc_1', call_id: 'c', name: 'f', arguments: '{}' }, { type: 'function_call_output', call_id: 'c', output: 'o' }];
+  const input = [
+    { type: 'message', role: 'user', content: 'a' },
+    { type: 'function_call', id: 'fc_1', call_id: 'c', name: 'f', arguments: '{}' },
+    { type: 'function_call_output', call_id: 'c', output: 'o' },
+  ];
 
   it('lists newest first with ids from their position, pages with after and limit', () => {
     const first = inputItemPage('resp_abc', input, { limit: '2' });

@@ -28,33 +28,60 @@ describe('Tencent key and TC3 signature', () => {
   it('adds the action, version and timestamp headers', () => {
     const signed = signTencentRequest({ url: 'https://hunyuan.tencentcloudapi.com/', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, KEY, 1_700_000_000_500);
     expect(signed.headers).toMatchObject({ 'x-tc-action': 'ChatCompletions', 'x-tc-version': '2023-09-01', 'x-tc-timestamp': '1700000000' });
-    expect(signed.headers.authorization).toBe(tc3Authorization(KEY, { host: 'hunyuan.tencentcloudapi.com', contentType: 'application/json', action: 'ChatCompletions', body: '{}', timestamp: 1_700_000_000 }));
+    expect(signed.headers.authorization).toBe(
+      tc3Authorization(KEY, { host: 'hunyuan.tencentcloudapi.com', contentType: 'application/json', action: 'ChatCompletions', body: '{}', timestamp: 1_700_000_000 }),
+    );
   });
 });
 
 describe('Tencent bodies, answers and stream', () => {
   it('builds Model, Messages and the sampling fields', () => {
-    expect(tencentChatBody({ top_p: 0.5, messages: [{ role: 'developer', content: 's' }, { role: 'user', content: [{ type: 'text', text: 'hi' }] }] }, 'hunyuan-lite', true)).toEqual({
+    expect(
+      tencentChatBody(
+        {
+          top_p: 0.5,
+          messages: [
+            { role: 'developer', content: 's' },
+            { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+          ],
+        },
+        'hunyuan-lite',
+        true,
+      ),
+    ).toEqual({
       Model: 'hunyuan-lite',
-      Messages: [{ Role: 'system', Content: 's' }, { Role: 'user', Content: 'hi' }],
+      Messages: [
+        { Role: 'system', Content: 's' },
+        { Role: 'user', Content: 'hi' },
+      ],
       Stream: true,
       TopP: 0.5,
     });
   });
 
   it('reads the Response envelope and its errors', () => {
-    const ok = parseTencentResponse({ Response: { Id: 'x', Created: 5, Choices: [{ FinishReason: 'stop', Message: { Role: 'assistant', Content: 'hi' } }], Usage: { PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4 } } }, 'hunyuan-lite');
+    const ok = parseTencentResponse(
+      { Response: { Id: 'x', Created: 5, Choices: [{ FinishReason: 'stop', Message: { Role: 'assistant', Content: 'hi' } }], Usage: { PromptTokens: 3, CompletionTokens: 1, TotalTokens: 4 } } },
+      'hunyuan-lite',
+    );
     expect(ok.body).toMatchObject({ id: 'x', created: 5, choices: [{ message: { content: 'hi' }, finish_reason: 'stop' }] });
     expect(ok.usage).toEqual({ promptTokens: 3, completionTokens: 1 });
-    expect(parseTencentResponse({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'bad sig' } } }, 'm').error).toMatchObject({ status: 401, message: 'bad sig', code: 'AuthFailure.SignatureFailure' });
+    expect(parseTencentResponse({ Response: { Error: { Code: 'AuthFailure.SignatureFailure', Message: 'bad sig' } } }, 'm').error).toMatchObject({
+      status: 401,
+      message: 'bad sig',
+      code: 'AuthFailure.SignatureFailure',
+    });
     expect(parseTencentError(200, '{"Response":{"Error":{"Code":"RequestLimitExceeded","Message":"slow down"}}}')).toMatchObject({ status: 429 });
   });
 
   it('streams Delta contents, finishes on stop, bills the last usage; a JSON error body in place of the stream', () => {
-    const run = runStream(new TencentToOpenAIStream('m', true), events(
-      { Choices: [{ Delta: { Role: 'assistant', Content: 'a' }, FinishReason: '' }], Usage: { PromptTokens: 2, CompletionTokens: 1 } },
-      { Choices: [{ Delta: { Role: 'assistant', Content: 'b' }, FinishReason: 'stop' }], Usage: { PromptTokens: 2, CompletionTokens: 2 } },
-    ));
+    const run = runStream(
+      new TencentToOpenAIStream('m', true),
+      events(
+        { Choices: [{ Delta: { Role: 'assistant', Content: 'a' }, FinishReason: '' }], Usage: { PromptTokens: 2, CompletionTokens: 1 } },
+        { Choices: [{ Delta: { Role: 'assistant', Content: 'b' }, FinishReason: 'stop' }], Usage: { PromptTokens: 2, CompletionTokens: 2 } },
+      ),
+    );
     expect(run.text).toBe('ab');
     expect(run.usage).toEqual({ promptTokens: 2, completionTokens: 2 });
     expect(run.json.at(-2)).toMatchObject({ choices: [{ finish_reason: 'stop' }] });

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countChatPromptTokens,
-  countClaudePromptTokens,
-  countInputTokens,
-  countRerankTokens,
-  countSpeechInput,
-  countTokens,
-  encodingForModel,
-  imageTokens,
-} from '../../../src/server/relay/tokenizer';
+import { countChatPromptTokens, countClaudePromptTokens, countInputTokens, countRerankTokens, countSpeechInput, countTokens, encodingForModel, imageTokens } from '../../../src/server/relay/tokenizer';
 
 /** A PNG header of the given size (the tokenizer only reads the header). */
 function pngDataUrl(width: number, height: number): string {
@@ -52,7 +43,18 @@ describe('tokenizer', () => {
     expect(countChatPromptTokens(body, 'gpt-4o')).toBe(3 + 3 + 1 + 2);
     const named = { messages: [{ role: 'user', name: 'bob', content: 'hello world' }] };
     expect(countChatPromptTokens(named, 'gpt-4o')).toBe(9 + 1 + countTokens('bob', 'gpt-4o'));
-    const parts = { messages: [{ role: 'user', content: [{ type: 'text', text: 'hello world' }, { type: 'input_audio', input_audio: {} }, { type: 'file', file: {} }] }] };
+    const parts = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hello world' },
+            { type: 'input_audio', input_audio: {} },
+            { type: 'file', file: {} },
+          ],
+        },
+      ],
+    };
     expect(countChatPromptTokens(parts, 'gpt-4o')).toBe(9 + 100 + 5000);
   });
 
@@ -100,19 +102,20 @@ describe('tokenizer', () => {
     const body = {
       system: [{ type: 'text', text: 'hello world' }],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'hello world' }, { type: 'image', source: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hello world' },
+            { type: 'image', source: {} },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'get', input: { a: 1 } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] },
       ],
       tools: [{ name: 'get', description: 'd', input_schema: { type: 'object' } }],
     };
     const t = (s: string) => countTokens(s, 'claude-3-5-sonnet-20241022');
-    const expected =
-      t('user') + 2 + 1000 + 2 +
-      t('assistant') + t('get') + t('{"a":1}') + 2 +
-      t('user') + t('"ok"') + 2 +
-      2 +
-      t('get') + t('d') + 3 + t('{"type":"object"}');
+    const expected = t('user') + 2 + 1000 + 2 + t('assistant') + t('get') + t('{"a":1}') + 2 + t('user') + t('"ok"') + 2 + 2 + t('get') + t('d') + 3 + t('{"type":"object"}');
     expect(countClaudePromptTokens(body, 'claude-3-5-sonnet-20241022')).toBe(expected);
   });
 });

@@ -37,12 +37,37 @@ describe('Xunfei key, version, URL and signature', () => {
 
 describe('Xunfei request and frames', () => {
   it('keeps system from v3.5 on, turns it into a user turn answered Okay before', () => {
-    const body = { max_tokens: 10, messages: [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }] };
-    expect(xunfeiRequestBody(body, 'app', 'generalv3.5', 'v3.5')).toEqual({ header: { app_id: 'app' }, parameter: { chat: { domain: 'generalv3.5', max_tokens: 10 } }, payload: { message: { text: [{ role: 'system', content: 's' }, { role: 'user', content: 'hi' }] } } });
-    expect((xunfeiRequestBody(body, 'app', 'lite', 'v1.1').payload as { message: { text: unknown[] } }).message.text).toEqual([{ role: 'user', content: 's' }, { role: 'assistant', content: 'Okay' }, { role: 'user', content: 'hi' }]);
+    const body = {
+      max_tokens: 10,
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: 'hi' },
+      ],
+    };
+    expect(xunfeiRequestBody(body, 'app', 'generalv3.5', 'v3.5')).toEqual({
+      header: { app_id: 'app' },
+      parameter: { chat: { domain: 'generalv3.5', max_tokens: 10 } },
+      payload: {
+        message: {
+          text: [
+            { role: 'system', content: 's' },
+            { role: 'user', content: 'hi' },
+          ],
+        },
+      },
+    });
+    expect((xunfeiRequestBody(body, 'app', 'lite', 'v1.1').payload as { message: { text: unknown[] } }).message.text).toEqual([
+      { role: 'user', content: 's' },
+      { role: 'assistant', content: 'Okay' },
+      { role: 'user', content: 'hi' },
+    ]);
   });
 
-  const frame = (status: number, content: string, usage?: object) => JSON.stringify({ header: { code: 0, message: 'Success', sid: 'cht1', status }, payload: { choices: { status, seq: 0, text: [{ content, role: 'assistant', index: 0 }] }, ...(usage ? { usage: { text: usage } } : {}) } });
+  const frame = (status: number, content: string, usage?: object) =>
+    JSON.stringify({
+      header: { code: 0, message: 'Success', sid: 'cht1', status },
+      payload: { choices: { status, seq: 0, text: [{ content, role: 'assistant', index: 0 }] }, ...(usage ? { usage: { text: usage } } : {}) },
+    });
 
   it('joins the frames of a whole answer (as SSE events) and bills the last usage; an error frame is an error', () => {
     const text = [frame(0, 'Hel'), frame(2, 'lo', { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 })].map((f) => `data: ${f}\n\n`).join('');

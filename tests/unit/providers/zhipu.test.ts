@@ -28,15 +28,37 @@ describe('Zhipu v3 key and token', () => {
 describe('Zhipu v3 request and answer', () => {
   it('builds the invoke / sse-invoke URL and the prompt (system as a user turn answered Okay, top_p below 1)', () => {
     const t = target({ channelType: 16, baseUrl: 'https://open.bigmodel.cn', key: 'abc.def', upstreamModel: 'chatglm_pro' });
-    const body = { model: 'chatglm_pro', top_p: 1, messages: [{ role: 'system', content: 's' }, { role: 'user', content: [{ type: 'text', text: 'hi' }] }] };
+    const body = {
+      model: 'chatglm_pro',
+      top_p: 1,
+      messages: [
+        { role: 'system', content: 's' },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      ],
+    };
     expect(zhipuProvider.buildRequest('chat', body, t, false).url).toBe('https://open.bigmodel.cn/api/paas/v3/model-api/chatglm_pro/invoke');
     expect(zhipuProvider.buildRequest('chat', body, t, true).url).toBe('https://open.bigmodel.cn/api/paas/v3/model-api/chatglm_pro/sse-invoke');
-    expect(zhipuRequestBody(body)).toEqual({ prompt: [{ role: 'user', content: 's' }, { role: 'assistant', content: 'Okay' }, { role: 'user', content: 'hi' }], top_p: 0.99 });
+    expect(zhipuRequestBody(body)).toEqual({
+      prompt: [
+        { role: 'user', content: 's' },
+        { role: 'assistant', content: 'Okay' },
+        { role: 'user', content: 'hi' },
+      ],
+      top_p: 0.99,
+    });
     expect(() => zhipuProvider.buildRequest('embeddings', body, t, false)).toThrow(/not supported/);
   });
 
-  it('unquotes the answer and reads usage; success false is an error with Zhipu\'s message and code', () => {
-    const ok = parseZhipuResponse({ code: 200, msg: '操作成功', success: true, data: { task_id: 't1', choices: [{ role: 'assistant', content: '"Hi \\"there\\""' }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } } }, 'chatglm_pro');
+  it("unquotes the answer and reads usage; success false is an error with Zhipu's message and code", () => {
+    const ok = parseZhipuResponse(
+      {
+        code: 200,
+        msg: '操作成功',
+        success: true,
+        data: { task_id: 't1', choices: [{ role: 'assistant', content: '"Hi \\"there\\""' }], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
+      },
+      'chatglm_pro',
+    );
     expect(ok.body).toMatchObject({ id: 't1', choices: [{ message: { content: 'Hi "there"' }, finish_reason: 'stop' }] });
     expect(ok.usage).toEqual({ promptTokens: 3, completionTokens: 2 });
     const refused = parseZhipuResponse({ code: 1261, msg: 'Prompt 超长', success: false }, 'chatglm_pro');
@@ -48,7 +70,8 @@ describe('Zhipu v3 request and answer', () => {
 describe('Zhipu v3 stream', () => {
   it('keeps the meta line of finish on the event and bills its usage', () => {
     const decoder = new SseParser({ extraField: zhipuProvider.sseExtraField! });
-    const wire = 'id: 1\nevent: add\ndata: Hel\n\nid: 1\nevent: add\ndata: lo\ndata: you\n\nid: 1\nevent: finish\ndata: \nmeta: {"task_status":"SUCCESS","usage":{"prompt_tokens":4,"completion_tokens":3,"total_tokens":7}}\n\n';
+    const wire =
+      'id: 1\nevent: add\ndata: Hel\n\nid: 1\nevent: add\ndata: lo\ndata: you\n\nid: 1\nevent: finish\ndata: \nmeta: {"task_status":"SUCCESS","usage":{"prompt_tokens":4,"completion_tokens":3,"total_tokens":7}}\n\n';
     const events = decoder.push(new TextEncoder().encode(wire));
     expect(events).toEqual([
       { event: 'add', data: 'Hel' },
@@ -63,7 +86,10 @@ describe('Zhipu v3 stream', () => {
   });
 
   it('ends with an error on error and interrupted events', () => {
-    const run = runStream(new ZhipuToOpenAIStream('m', false), [{ event: 'add', data: 'x' }, { event: 'error', data: '系统繁忙' }]);
+    const run = runStream(new ZhipuToOpenAIStream('m', false), [
+      { event: 'add', data: 'x' },
+      { event: 'error', data: '系统繁忙' },
+    ]);
     expect(run.errors).toEqual([{ status: 500, message: '系统繁忙', type: 'zhipu_error', code: 'error' }]);
   });
 });

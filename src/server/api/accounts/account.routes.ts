@@ -70,13 +70,9 @@ export function accountRoutes({ ctx, guards, critical }: RouteDeps): FastifyPlug
       return ok(password);
     });
 
-    app.get<{ Querystring: { email?: string; code?: string } }>(
-      '/oauth/email/bind',
-      { onRequest: critical, preHandler: guards.user, schema: { querystring: bindQuery } },
-      async (request) => {
-        await bindEmail(ctx, authOf(request).id, request.query.email ?? '', request.query.code ?? '');
-        return ok();
-      },
-    );
+    app.get<{ Querystring: { email?: string; code?: string } }>('/oauth/email/bind', { onRequest: critical, preHandler: guards.user, schema: { querystring: bindQuery } }, async (request) => {
+      await bindEmail(ctx, authOf(request).id, request.query.email ?? '', request.query.code ?? '');
+      return ok();
+    });
   };
 }

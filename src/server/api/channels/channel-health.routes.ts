@@ -20,10 +20,14 @@ export function registerChannelHealthRoutes(app: FastifyInstance, { ctx, guards 
     return ok();
   });
 
-  app.get<{ Params: { id: string } }>('/channel/test/:id', { ...admin, schema: { ...ID_PARAMS, querystring: describedFields({ model: 'Model to test with (default: the channel\'s test model)' }) } }, async (request) => {
-    const result = await testChannel(ctx, parseIdParam(request.params.id), queryText(request.query, 'model'));
-    return { success: result.success, message: result.message, time: result.time };
-  });
+  app.get<{ Params: { id: string } }>(
+    '/channel/test/:id',
+    { ...admin, schema: { ...ID_PARAMS, querystring: describedFields({ model: "Model to test with (default: the channel's test model)" }) } },
+    async (request) => {
+      const result = await testChannel(ctx, parseIdParam(request.params.id), queryText(request.query, 'model'));
+      return { success: result.success, message: result.message, time: result.time };
+    },
+  );
 
   app.get('/channel/update_balance', { ...admin, schema: NO_INPUT }, async (request) => {
     await updateAllChannelBalances(ctx, request.log);

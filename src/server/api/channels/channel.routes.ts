@@ -60,15 +60,11 @@ export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok(await listChannels(ctx, request.query, { keyword, group, model }));
     });
 
-    app.get('/channel/models', { ...admin, schema: NO_INPUT }, async () =>
-      ok(modelCatalogue().map((m) => ({ id: m.id, object: 'model', created: CATALOGUE_CREATED, owned_by: m.owned_by }))),
-    );
+    app.get('/channel/models', { ...admin, schema: NO_INPUT }, async () => ok(modelCatalogue().map((m) => ({ id: m.id, object: 'model', created: CATALOGUE_CREATED, owned_by: m.owned_by }))));
 
     app.get('/channel/models_enabled', { ...admin, schema: NO_INPUT }, async () => ok(await enabledModels(ctx)));
 
-    app.get<{ Params: { id: string } }>('/channel/fetch_models/:id', { ...admin, schema: ID_PARAMS }, async (request) =>
-      ok(await fetchChannelModels(ctx, parseIdParam(request.params.id))),
-    );
+    app.get<{ Params: { id: string } }>('/channel/fetch_models/:id', { ...admin, schema: ID_PARAMS }, async (request) => ok(await fetchChannelModels(ctx, parseIdParam(request.params.id))));
 
     app.post('/channel/fetch_models', { ...admin, ...checkedBody(check.fetchModels) }, async (request) => ok(await fetchModelsFor(ctx, check.fetchModels(request.body))));
 
@@ -111,9 +107,7 @@ export function channelRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
       return ok(await audit.around(request, event('batch_tag', ids ?? []), asked({ tag }), () => tagChannels(ctx, ids, tag)));
     });
 
-    app.post('/channel/fix', { ...admin, schema: NO_INPUT }, async (request) =>
-      ok(await audit.around(request, event('fix_abilities'), { after: (fixed) => ({ fixed }) }, () => fixAbilities(ctx))),
-    );
+    app.post('/channel/fix', { ...admin, schema: NO_INPUT }, async (request) => ok(await audit.around(request, event('fix_abilities'), { after: (fixed) => ({ fixed }) }, () => fixAbilities(ctx))));
 
     app.put('/channel/tag', { ...admin, ...checkedBody(check.tagEdit) }, async (request) => {
       const edit = check.tagEdit(request.body);

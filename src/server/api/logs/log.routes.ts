@@ -52,21 +52,13 @@ function allowAnyOrigin(request: FastifyRequest, reply: FastifyReply): void {
 /** Replies a CSV stream as a download named after the moment it was asked for. */
 function sendCsv(reply: FastifyReply, csv: Readable): FastifyReply {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
-  return reply
-    .type('text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="logs-${stamp}.csv"`)
-    .header('Cache-Control', 'no-store')
-    .send(csv);
+  return reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="logs-${stamp}.csv"`).header('Cache-Control', 'no-store').send(csv);
 }
 
 export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Querystring: LogQuery }>('/log/', { preValidation: guards.admin, schema: adminQuery }, async (request) =>
-      ok(await listLogsFor(ctx, request.query, { admin: true })),
-    );
-    app.get<{ Querystring: LogQuery }>('/log/stat', { preValidation: guards.admin, schema: adminQuery }, async (request) =>
-      ok(await logStatFor(ctx, request.query, { admin: true })),
-    );
+    app.get<{ Querystring: LogQuery }>('/log/', { preValidation: guards.admin, schema: adminQuery }, async (request) => ok(await listLogsFor(ctx, request.query, { admin: true })));
+    app.get<{ Querystring: LogQuery }>('/log/stat', { preValidation: guards.admin, schema: adminQuery }, async (request) => ok(await logStatFor(ctx, request.query, { admin: true })));
     app.get<{ Querystring: LogQuery }>('/log/self/', { preValidation: guards.user, schema: selfQuery }, async (request) =>
       ok(await listLogsFor(ctx, request.query, { admin: false, userId: authOf(request).id })),
     );
@@ -80,25 +72,21 @@ export function logRoutes({ ctx, guards, critical }: RouteDeps): FastifyPluginAs
     app.get<{ Querystring: LogQuery }>('/log/self/export', { preValidation: guards.user, schema: selfQuery }, async (request, reply) =>
       sendCsv(reply, exportLogsCsv(ctx, request.query, { admin: false, userId: authOf(request).id })),
     );
-    app.delete<{ Querystring: { target_timestamp?: unknown } }>('/log/', { preValidation: guards.admin, schema: { querystring: describedFields({ target_timestamp: 'Delete logs created before this unix time (seconds)' }) } }, async (request) =>
-      ok(await deleteLogsOlderThan(ctx, request.query.target_timestamp)),
+    app.delete<{ Querystring: { target_timestamp?: unknown } }>(
+      '/log/',
+      { preValidation: guards.admin, schema: { querystring: describedFields({ target_timestamp: 'Delete logs created before this unix time (seconds)' }) } },
+      async (request) => ok(await deleteLogsOlderThan(ctx, request.query.target_timestamp)),
     );
-    app.get<{ Querystring: LogSearchQuery }>('/log/search', { preValidation: guards.admin, schema: searchQuery }, async (request) =>
-      ok(await searchLogsFor(ctx, request.query, { admin: true })),
-    );
+    app.get<{ Querystring: LogSearchQuery }>('/log/search', { preValidation: guards.admin, schema: searchQuery }, async (request) => ok(await searchLogsFor(ctx, request.query, { admin: true })));
     app.get<{ Querystring: LogSearchQuery }>('/log/self/search', { preValidation: guards.user, schema: searchQuery }, async (request) =>
       ok(await searchLogsFor(ctx, request.query, { admin: false, userId: authOf(request).id })),
     );
     // Public (the key is the credential), in the critical rate limit as the reference puts
     // it, so keys cannot be tried at the pace of the general limit.
-    app.get<{ Querystring: LogQuery & { key?: string } }>(
-      '/log/token',
-      { onRequest: [async (request, reply) => allowAnyOrigin(request, reply), critical], schema: tokenQuery },
-      async (request) => {
-        const scope = await tokenScopeOfKey(ctx, presentedKey(request));
-        return ok(await listLogsFor(ctx, request.query, scope));
-      },
-    );
+    app.get<{ Querystring: LogQuery & { key?: string } }>('/log/token', { onRequest: [async (request, reply) => allowAnyOrigin(request, reply), critical], schema: tokenQuery }, async (request) => {
+      const scope = await tokenScopeOfKey(ctx, presentedKey(request));
+      return ok(await listLogsFor(ctx, request.query, scope));
+    });
     app.options('/log/token', { schema: NO_INPUT }, async (request, reply) => {
       allowAnyOrigin(request, reply);
       if (request.headers.origin !== undefined) {

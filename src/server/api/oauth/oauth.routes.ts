@@ -92,25 +92,21 @@ export function oauthRoutes({ ctx, critical }: RouteDeps): FastifyPluginAsync {
     });
 
     for (const provider of CALLBACK_PROVIDERS) {
-      app.get<{ Querystring: CallbackQuery }>(
-        `/oauth/${provider.id}`,
-        { onRequest: critical, schema: { querystring: callbackQuery } },
-        async (request, reply) => {
-          const query = request.query;
-          if (provider.reportsQueryErrors && query.error) throw new AppError(query.error_description || query.error);
-          const session = readSession(request);
-          if (!query.state || query.state !== session.oauth_state) throw new AppError('state is empty or not same', 403);
-          const grant = grantOf(request, query.code);
-          // A live session binds; anyone else (an ended session included) signs in.
-          if (await currentSession(ctx, request, reply)) {
-            const user = await sessionUser(ctx, request, reply);
-            await bindWithCode(ctx, provider, user.id, grant);
-            return ok(undefined, 'bind');
-          }
-          const user = await signInWithCode(ctx, provider, grant, session.aff);
-          return completeLogin(ctx, request, reply, user);
-        },
-      );
+      app.get<{ Querystring: CallbackQuery }>(`/oauth/${provider.id}`, { onRequest: critical, schema: { querystring: callbackQuery } }, async (request, reply) => {
+        const query = request.query;
+        if (provider.reportsQueryErrors && query.error) throw new AppError(query.error_description || query.error);
+        const session = readSession(request);
+        if (!query.state || query.state !== session.oauth_state) throw new AppError('state is empty or not same', 403);
+        const grant = grantOf(request, query.code);
+        // A live session binds; anyone else (an ended session included) signs in.
+        if (await currentSession(ctx, request, reply)) {
+          const user = await sessionUser(ctx, request, reply);
+          await bindWithCode(ctx, provider, user.id, grant);
+          return ok(undefined, 'bind');
+        }
+        const user = await signInWithCode(ctx, provider, grant, session.aff);
+        return completeLogin(ctx, request, reply, user);
+      });
     }
 
     app.get<{ Querystring: { code?: string } }>('/oauth/wechat', { onRequest: critical, schema: { querystring: codeQuery } }, async (request, reply) => {

@@ -49,9 +49,7 @@ export function optionRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
 
     app.post('/option/rest_model_ratio', { preHandler: guards.admin, schema: NO_INPUT }, async (request) => {
       // The built-in table is the schema's default for the key (schemas/options).
-      await ctx.audit.around(request, optionEvent('reset', 'ModelRatio'), optionSides('ModelRatio'), () =>
-        ctx.options.reset('ModelRatio', authOf(request).role),
-      );
+      await ctx.audit.around(request, optionEvent('reset', 'ModelRatio'), optionSides('ModelRatio'), () => ctx.options.reset('ModelRatio', authOf(request).role));
       return ok(undefined, '重置模型倍率成功');
     });
   };

@@ -15,18 +15,14 @@ const TASK_SELF = { task_id: TEXT_PARAM, platform: TEXT_PARAM, status: TEXT_PARA
 
 export function taskRoutes({ ctx, guards }: RouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Querystring: MidjourneyQuery }>(
-      '/mj/',
-      { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...MJ_SELF, channel_id: INT32_PARAM }) } },
-      async (request) => ok(await listMidjourneysFor(ctx, request.query, { admin: true })),
+    app.get<{ Querystring: MidjourneyQuery }>('/mj/', { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...MJ_SELF, channel_id: INT32_PARAM }) } }, async (request) =>
+      ok(await listMidjourneysFor(ctx, request.query, { admin: true })),
     );
     app.get<{ Querystring: MidjourneyQuery }>('/mj/self', { preValidation: guards.user, schema: { querystring: listQuerySchema(MJ_SELF) } }, async (request) =>
       ok(await listMidjourneysFor(ctx, request.query, { admin: false, userId: authOf(request).id })),
     );
-    app.get<{ Querystring: TaskQuery }>(
-      '/task/',
-      { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...TASK_SELF, channel_id: INT32_PARAM }) } },
-      async (request) => ok(await listTasksFor(ctx, request.query, { admin: true })),
+    app.get<{ Querystring: TaskQuery }>('/task/', { preValidation: guards.admin, schema: { querystring: listQuerySchema({ ...TASK_SELF, channel_id: INT32_PARAM }) } }, async (request) =>
+      ok(await listTasksFor(ctx, request.query, { admin: true })),
     );
     app.get<{ Querystring: TaskQuery }>('/task/self', { preValidation: guards.user, schema: { querystring: listQuerySchema(TASK_SELF) } }, async (request) =>
       ok(await listTasksFor(ctx, request.query, { admin: false, userId: authOf(request).id })),

@@ -8,16 +8,7 @@ import { authOf } from '../../auth/guards';
 import { ok } from '../../plumbing/envelope';
 import { bodyValidator, statusBodyValidator } from '../../plumbing/entity-schema';
 import type { TokenFields } from '../../services/tokens/token.fields';
-import {
-  createTokens,
-  deleteToken,
-  getToken,
-  listTokens,
-  setTokenStatus,
-  tokenSearchFilter,
-  updateToken,
-  type NewTokensInput,
-} from '../../services/tokens/token.service';
+import { createTokens, deleteToken, getToken, listTokens, setTokenStatus, tokenSearchFilter, updateToken, type NewTokensInput } from '../../services/tokens/token.service';
 import { ROLE_ADMIN } from '../../../shared/roles';
 import type { AuditSides } from '../../services/audit/audit.trail';
 import type { TokenJson } from '../../services/tokens/token.serializer';

@@ -7,14 +7,7 @@ import { authOf } from '../../auth/guards';
 import { AppError, MSG } from '../../errors';
 import { ok } from '../../plumbing/envelope';
 import { parsePageRequest } from '../../../shared/api/envelope';
-import {
-  createUserByAdmin,
-  getUserForAdmin,
-  hardDeleteUserByAdmin,
-  listUsersPage,
-  manageUser,
-  updateUserByAdmin,
-} from '../../services/users/user-admin.service';
+import { createUserByAdmin, getUserForAdmin, hardDeleteUserByAdmin, listUsersPage, manageUser, updateUserByAdmin } from '../../services/users/user-admin.service';
 import { groupNames } from '../../services/users/user-groups.service';
 import type { AuditEvent } from '../../services/audit/audit.trail';
 import type { UserJson } from '../../services/users/user.serializer';

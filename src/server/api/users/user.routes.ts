@@ -31,25 +31,21 @@ export function userRoutes(deps: RouteDeps): FastifyPluginAsync {
     await app.register(userSelfRoutes(deps));
     await app.register(userAdminRoutes(deps));
 
-    app.post(
-      '/user/login',
-      { onRequest: critical, preHandler: turnstileCheck(ctx), ...checkedBody(loginBody) },
-      async (request, reply) => {
-        const body = loginBody(request.body);
-        if (!ctx.options.bool('PasswordLoginEnabled')) throw new AppError('管理员关闭了密码登录');
-        const username = (body.username ?? '').trim();
-        const password = body.password ?? '';
-        if (!username || !password) throw new AppError(LOGIN_FIELDS_MISSING);
-        const user = await findUserForLogin(ctx.db, username);
-        const matches = user ? await checkPassword(password, user.password) : false;
-        if (!user || !matches || user.status !== USER_STATUS_ENABLED) throw new AppError(MSG.wrongPassword);
-        await startSession(ctx, request, reply, user);
-        const data = serializeLogin(user);
-        // Lets the console warn while the first-start credentials are still in use.
-        const defaultPassword = user.username === DEFAULT_ROOT_USERNAME && password === DEFAULT_ROOT_PASSWORD;
-        return ok({ ...data, default_password: defaultPassword });
-      },
-    );
+    app.post('/user/login', { onRequest: critical, preHandler: turnstileCheck(ctx), ...checkedBody(loginBody) }, async (request, reply) => {
+      const body = loginBody(request.body);
+      if (!ctx.options.bool('PasswordLoginEnabled')) throw new AppError('管理员关闭了密码登录');
+      const username = (body.username ?? '').trim();
+      const password = body.password ?? '';
+      if (!username || !password) throw new AppError(LOGIN_FIELDS_MISSING);
+      const user = await findUserForLogin(ctx.db, username);
+      const matches = user ? await checkPassword(password, user.password) : false;
+      if (!user || !matches || user.status !== USER_STATUS_ENABLED) throw new AppError(MSG.wrongPassword);
+      await startSession(ctx, request, reply, user);
+      const data = serializeLogin(user);
+      // Lets the console warn while the first-start credentials are still in use.
+      const defaultPassword = user.username === DEFAULT_ROOT_USERNAME && password === DEFAULT_ROOT_PASSWORD;
+      return ok({ ...data, default_password: defaultPassword });
+    });
 
     // Ends this session on every node (its row is deleted), not only in this browser.
     app.get('/user/logout', { schema: NO_INPUT }, async (request, reply) => {

@@ -53,7 +53,7 @@ async function topUpReply(step: () => Promise<{ data: unknown; url?: string }>):
 /** The payment provider's signed notice (EasyPay): every field is part of the signature. */
 const EPAY_NOTICE = describedFields({
   pid: 'Merchant id',
-  trade_no: 'Provider\'s trade number',
+  trade_no: "Provider's trade number",
   out_trade_no: 'Our order number',
   type: 'Payment method',
   name: 'Product name',

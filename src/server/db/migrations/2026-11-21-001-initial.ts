@@ -258,5 +258,4 @@ export async function up(db: Kysely<any>, dialect: MigrationDialect): Promise<vo
   for (const cols of [['user_id', 'created_at'], ['created_at'], ['model_name', 'username'], ['username', 'created_at']]) {
     await createIndex(db, dialect, 'quota_data', cols);
   }
-
 }

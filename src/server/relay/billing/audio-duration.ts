@@ -14,7 +14,7 @@ function wavSeconds(bytes: Uint8Array): number | undefined {
   const ascii = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
   if (bytes.length < 44 || ascii(0) !== 'RIFF' || ascii(8) !== 'WAVE') return undefined;
   let byteRate = 0;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const id = ascii(at);
     const size = view.getUint32(at + 4, true);
     if (id === 'fmt ') byteRate = view.getUint32(at + 16, true);

@@ -176,7 +176,11 @@ export class LedgerStatements {
       accepted.filter((i) => i.tokenId > 0 && !i.tokenLimited),
       (i) => i.tokenId,
     )) {
-      await this.#moveToken(trx, tokenId, group.reduce((s, i) => s + i.amount, 0));
+      await this.#moveToken(
+        trx,
+        tokenId,
+        group.reduce((s, i) => s + i.amount, 0),
+      );
     }
     for (const chunk of chunks(accepted)) {
       await trx.run(
@@ -335,14 +339,7 @@ export class LedgerStatements {
   }
 
   /** used_quota / request_count of users, tokens and channels, plus any shortfall given back. */
-  async #countUsage(
-    trx: Trx,
-    items: readonly SettleItem[],
-    charged: number[],
-    backToUser: Map<number, number>,
-    backToToken: Map<number, number>,
-    now: number,
-  ): Promise<void> {
+  async #countUsage(trx: Trx, items: readonly SettleItem[], charged: number[], backToUser: Map<number, number>, backToToken: Map<number, number>, now: number): Promise<void> {
     const users = new Map<number, { used: number; requests: number }>();
     const tokens = new Map<number, number>();
     const channels = new Map<number, number>();

@@ -139,10 +139,7 @@ export class Ledger {
    * one. Without a writable DATA_DIR the ledger runs as before (a crash loses the last batch).
    */
   async start(): Promise<void> {
-    await this.ctx.db
-      .insertInto('ledger_checkpoints')
-      .values({ instance: this.instance, node: this.node, applied_low: 0, applied_above: '', updated_at: nowSeconds() })
-      .execute();
+    await this.ctx.db.insertInto('ledger_checkpoints').values({ instance: this.instance, node: this.node, applied_low: 0, applied_above: '', updated_at: nowSeconds() }).execute();
     try {
       this.#journal.open();
     } catch (err) {
@@ -203,7 +200,17 @@ export class Ledger {
       pending.resolve = (outcome) => {
         clearTimeout(deadline);
         if (pending.abandoned) {
-          if (outcome.ok) void this.settle({ reservationId: id, userId: request.userId, tokenId: request.tokenId, tokenLimited: request.tokenLimited, channelId: 0, reserved: request.amount, quota: 0, countUsage: false });
+          if (outcome.ok)
+            void this.settle({
+              reservationId: id,
+              userId: request.userId,
+              tokenId: request.tokenId,
+              tokenLimited: request.tokenLimited,
+              channelId: 0,
+              reserved: request.amount,
+              quota: 0,
+              countUsage: false,
+            });
           return;
         }
         resolve(outcome);
@@ -273,7 +280,12 @@ export class Ledger {
     const clean = this.#journal.settled;
     this.#journal.close();
     // Nothing left to replay: the checkpoint row goes with the files.
-    if (clean) await this.ctx.db.deleteFrom('ledger_checkpoints').where('instance', '=', this.instance).execute().catch(() => undefined);
+    if (clean)
+      await this.ctx.db
+        .deleteFrom('ledger_checkpoints')
+        .where('instance', '=', this.instance)
+        .execute()
+        .catch(() => undefined);
   }
 
   #armTimer(): void {
@@ -409,8 +421,25 @@ export class Ledger {
     for (let attempt = 1; ; attempt++) {
       try {
         const { charged, outcomes, balances } = await this.#store.transaction(async (trx) => {
-          const charged = settles.length > 0 ? await this.#sql.settle(trx, settles.map((s) => s.item), now) : [];
-          const outcomes = reserves.length > 0 ? await this.#sql.reserve(trx, this.node, this.instance, reserves.map((r) => r.item), now, held) : [];
+          const charged =
+            settles.length > 0
+              ? await this.#sql.settle(
+                  trx,
+                  settles.map((s) => s.item),
+                  now,
+                )
+              : [];
+          const outcomes =
+            reserves.length > 0
+              ? await this.#sql.reserve(
+                  trx,
+                  this.node,
+                  this.instance,
+                  reserves.map((r) => r.item),
+                  now,
+                  held,
+                )
+              : [];
           if (checkpoint) await this.#writeCheckpoint(trx, checkpoint, now);
           return { charged, outcomes, balances: await this.#sql.balances(trx, userIds, tokenIds) };
         });
@@ -437,7 +466,13 @@ export class Ledger {
   async #writeCheckpoint(trx: SqlRunner, checkpoint: Checkpoint, now: number): Promise<void> {
     const moved = await trx.run('UPDATE ledger_checkpoints SET applied_low = ?, applied_above = ?, updated_at = ? WHERE instance = ?', [checkpoint.low, checkpoint.above, now, this.instance]);
     if (moved.changes === 0) {
-      await trx.run('INSERT INTO ledger_checkpoints (instance, node, applied_low, applied_above, updated_at) VALUES (?, ?, ?, ?, ?)', [this.instance, this.node, checkpoint.low, checkpoint.above, now]);
+      await trx.run('INSERT INTO ledger_checkpoints (instance, node, applied_low, applied_above, updated_at) VALUES (?, ?, ?, ?, ?)', [
+        this.instance,
+        this.node,
+        checkpoint.low,
+        checkpoint.above,
+        now,
+      ]);
     }
   }
 

@@ -211,11 +211,7 @@ export class ChannelIndex {
     const now = Date.now();
     // `accept`: only channels that can serve this kind of request (the task relays' families).
     const usable = accept ? (c: RelayChannel) => c.status === CHANNEL_STATUS.enabled && accept(c) : (c: RelayChannel) => c.status === CHANNEL_STATUS.enabled;
-    const rules: ((c: RelayChannel) => boolean)[] = [
-      (c) => usable(c) && !tried.has(c.id) && this.breaker.allows(c.id, now),
-      (c) => usable(c) && this.breaker.allows(c.id, now),
-      usable,
-    ];
+    const rules: ((c: RelayChannel) => boolean)[] = [(c) => usable(c) && !tried.has(c.id) && this.breaker.allows(c.id, now), (c) => usable(c) && this.breaker.allows(c.id, now), usable];
     for (const rule of rules) {
       for (const i of order) {
         const candidates = tiers[i]!.channels.filter(rule);

@@ -80,7 +80,10 @@ function convertMessage(message: JsonObject): JsonObject[] {
   if (typeof message.content === 'string') return [{ role, content: message.content }];
   const blocks = arr(message.content).map(obj);
   if (role === 'assistant') {
-    const text = blocks.filter((b) => b.type === 'text').map((b) => str(b.text) ?? '').join('');
+    const text = blocks
+      .filter((b) => b.type === 'text')
+      .map((b) => str(b.text) ?? '')
+      .join('');
     const toolCalls = blocks
       .filter((b) => b.type === 'tool_use')
       .map((b) => ({ id: str(b.id) ?? '', type: 'function', function: { name: str(b.name) ?? '', arguments: JSON.stringify(b.input ?? {}) } }));

@@ -192,7 +192,6 @@ function responseFormat(config: JsonObject): JsonObject | undefined {
   return { type: 'json_schema', json_schema: { name: 'response', schema: jsonSchemaFromGemini(schema) } };
 }
 
-
 export function chatRequestFromGemini(body: JsonObject, options: ChatFromGeminiOptions): JsonObject {
   const messages: JsonObject[] = [];
   const system = systemText(body.systemInstruction ?? body.system_instruction);

@@ -109,7 +109,12 @@ function chatTools(tools: unknown): JsonObject[] | undefined {
     .filter((t) => t.type === 'function' && typeof t.name === 'string' && t.name !== '')
     .map((t) => ({
       type: 'function',
-      function: compact({ name: t.name, description: str(t.description), parameters: isRecord(t.parameters) ? t.parameters : { type: 'object', properties: {} }, strict: typeof t.strict === 'boolean' ? t.strict : undefined }),
+      function: compact({
+        name: t.name,
+        description: str(t.description),
+        parameters: isRecord(t.parameters) ? t.parameters : { type: 'object', properties: {} },
+        strict: typeof t.strict === 'boolean' ? t.strict : undefined,
+      }),
     }));
   return list.length > 0 ? list : undefined;
 }
@@ -128,7 +133,15 @@ function responseFormat(text: unknown): JsonObject | undefined {
   const format = obj(obj(text).format);
   if (format.type === 'json_object') return { type: 'json_object' };
   if (format.type === 'json_schema' && isRecord(format.schema)) {
-    return { type: 'json_schema', json_schema: compact({ name: str(format.name) ?? 'response', description: str(format.description), schema: format.schema, strict: typeof format.strict === 'boolean' ? format.strict : undefined }) };
+    return {
+      type: 'json_schema',
+      json_schema: compact({
+        name: str(format.name) ?? 'response',
+        description: str(format.description),
+        schema: format.schema,
+        strict: typeof format.strict === 'boolean' ? format.strict : undefined,
+      }),
+    };
   }
   return undefined;
 }

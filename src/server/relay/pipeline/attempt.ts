@@ -240,7 +240,15 @@ async function relayWhole(
   const extra = usageExtras(call, json, parsed);
   const { payload, type } = replyPayload(body, json, text, isJson, contentType);
   sendWhole(reply, type, payload);
-  return delivered(outcome, { usage: extra.usage ?? usage, usageReported: parsed.usage !== undefined, isStream: false, firstResponseMs: 0, ending: 'complete', logExtra: extra.logExtra, fixedQuota: extra.fixedQuota });
+  return delivered(outcome, {
+    usage: extra.usage ?? usage,
+    usageReported: parsed.usage !== undefined,
+    isStream: false,
+    firstResponseMs: 0,
+    ending: 'complete',
+    logExtra: extra.logExtra,
+    fixedQuota: extra.fixedQuota,
+  });
 }
 
 /**
@@ -297,10 +305,11 @@ async function relayBinary(call: RelayCall, reply: RelayReply, response: Upstrea
   try {
     for await (const chunk of response.body) {
       if (raw.destroyed) break;
-      if (!raw.write(chunk as Buffer)) await new Promise<void>((resolve) => {
-        raw.once('drain', resolve);
-        raw.once('close', resolve);
-      });
+      if (!raw.write(chunk as Buffer))
+        await new Promise<void>((resolve) => {
+          raw.once('drain', resolve);
+          raw.once('close', resolve);
+        });
     }
   } catch {
     ending = raw.destroyed ? 'client_gone' : 'upstream_broken';

@@ -152,7 +152,8 @@ function validateResponses(body: Record<string, unknown>): void {
   checkOptional(body, 'store', 'boolean', code);
   checkOptional(body, 'reasoning', 'object', code);
   const max = body.max_output_tokens;
-  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > HALF_INT32)) throw invalid('max_output_tokens must be a whole number from 1 to 1073741824', code);
+  if (max !== undefined && max !== null && (typeof max !== 'number' || !Number.isInteger(max) || max < 1 || max > HALF_INT32))
+    throw invalid('max_output_tokens must be a whole number from 1 to 1073741824', code);
   const tools = body.tools;
   if (tools !== undefined && tools !== null) {
     if (!Array.isArray(tools)) throw invalid('tools must be an array', code);
@@ -230,7 +231,7 @@ function validateImage(body: Record<string, unknown>): void {
   const bad = (message: string) => new RelayError(400, message, { code: 'invalid_image_request', local: true });
   if (!nonEmpty(body.prompt)) throw bad('prompt is required');
   const size = typeof body.size === 'string' ? body.size : '';
-  if (size.includes('×')) throw bad('size an unexpected error occurred in the parameter, please use \'x\' instead of the multiplication sign \'×\'');
+  if (size.includes('×')) throw bad("size an unexpected error occurred in the parameter, please use 'x' instead of the multiplication sign '×'");
   const model = typeof body.model === 'string' && body.model ? body.model : 'dall-e-2';
   const sizes = model === 'dall-e-2' ? IMAGE_SIZES_DALLE2 : model === 'dall-e-3' ? IMAGE_SIZES_DALLE3 : undefined;
   if (sizes && size && !sizes.has(size)) throw bad('size must be one of 256x256, 512x512, or 1024x1024, dall-e-3 1024x1792 or 1792x1024');

@@ -114,7 +114,17 @@ export function runCall(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequ
   return measuredCall(rt.metrics, rt, spec, request, reply, caller, parsed, model, tried);
 }
 
-async function measuredCall(metrics: RelayMetrics, rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply, caller: Caller, parsed: ParsedBody, model: string, tried: number[]): Promise<number> {
+async function measuredCall(
+  metrics: RelayMetrics,
+  rt: RelayRuntime,
+  spec: EndpointSpec,
+  request: RelayRequest,
+  reply: RelayReply,
+  caller: Caller,
+  parsed: ParsedBody,
+  model: string,
+  tried: number[],
+): Promise<number> {
   const startedAt = Date.now();
   let firstByteMs: number;
   try {

@@ -43,7 +43,9 @@ const priceTexts = new WeakMap<PriceInfo, string>();
 function priceText(price: PriceInfo): string {
   let text = priceTexts.get(price);
   if (text === undefined) {
-    text = price.usePrice ? `模型价格 ${ratio(price.modelPrice)}，分组倍率 ${ratio(price.groupRatio)}` : `模型倍率 ${ratio(price.modelRatio)}，补全倍率 ${ratio(price.completionRatio)}，分组倍率 ${ratio(price.groupRatio)}`;
+    text = price.usePrice
+      ? `模型价格 ${ratio(price.modelPrice)}，分组倍率 ${ratio(price.groupRatio)}`
+      : `模型倍率 ${ratio(price.modelRatio)}，补全倍率 ${ratio(price.completionRatio)}，分组倍率 ${ratio(price.groupRatio)}`;
     priceTexts.set(price, text);
   }
   return text;

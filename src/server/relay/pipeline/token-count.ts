@@ -4,17 +4,7 @@
  * fallback). The counting rules themselves live in the tokenizer.
  */
 import type { RelayMode } from '../providers/types';
-import {
-  countChatPromptTokens,
-  countClaudePromptTokens,
-  countInputTokens,
-  countRerankTokens,
-  countSpeechInput,
-  countTokens,
-  approxTokens,
-  tokenizerLoaded,
-  type ChatCountOptions,
-} from '../tokenizer';
+import { countChatPromptTokens, countClaudePromptTokens, countInputTokens, countRerankTokens, countSpeechInput, countTokens, approxTokens, tokenizerLoaded, type ChatCountOptions } from '../tokenizer';
 import { countGeminiEmbeddingTokens, countGeminiPromptTokens } from '../formats/gemini-count';
 import { requestText } from '../formats/responses-items';
 

@@ -27,7 +27,12 @@ export interface Handshake {
 
 export function offeredProtocols(req: IncomingMessage): string[] {
   const raw = req.headers['sec-websocket-protocol'];
-  return raw ? raw.split(',').map((p) => p.trim()).filter(Boolean) : [];
+  return raw
+    ? raw
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** The protocol the server answers with, from those offered: never the key's. */

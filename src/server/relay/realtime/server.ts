@@ -31,11 +31,7 @@ export interface RealtimeRelay {
 function isWebSocketHandshake(req: IncomingMessage): boolean {
   const key = req.headers['sec-websocket-key'];
   return (
-    req.method === 'GET' &&
-    req.headers.upgrade?.toLowerCase() === 'websocket' &&
-    req.headers['sec-websocket-version'] === '13' &&
-    typeof key === 'string' &&
-    /^[+/0-9A-Za-z]{22}==$/.test(key.trim())
+    req.method === 'GET' && req.headers.upgrade?.toLowerCase() === 'websocket' && req.headers['sec-websocket-version'] === '13' && typeof key === 'string' && /^[+/0-9A-Za-z]{22}==$/.test(key.trim())
   );
 }
 

@@ -111,7 +111,13 @@ export class RealtimeSession {
     } catch (err) {
       const message = err instanceof RelayError ? err.message : 'quota check failed';
       if (this.client.readyState === this.client.OPEN) {
-        this.client.send(JSON.stringify({ type: 'error', event_id: `event_${this.opened.call.requestId}`, error: { type: 'insufficient_quota', code: 'insufficient_user_quota', message, param: null, event_id: null } }));
+        this.client.send(
+          JSON.stringify({
+            type: 'error',
+            event_id: `event_${this.opened.call.requestId}`,
+            error: { type: 'insufficient_quota', code: 'insufficient_user_quota', message, param: null, event_id: null },
+          }),
+        );
       }
       this.#logExtra = '额度不足，会话已关闭';
       this.end('complete', { code: 1008, reason: 'insufficient quota' });

@@ -73,13 +73,7 @@ export class ResponsesStore {
   /** The token's row of this id, unless expired. */
   async find(id: string, tokenId: number): Promise<StoredResponse | undefined> {
     await this.#pending.get(id);
-    const row = await this.rt.ctx.db
-      .selectFrom('responses')
-      .selectAll()
-      .where('id', '=', id)
-      .where('token_id', '=', tokenId)
-      .where('expires_at', '>', nowSeconds())
-      .executeTakeFirst();
+    const row = await this.rt.ctx.db.selectFrom('responses').selectAll().where('id', '=', id).where('token_id', '=', tokenId).where('expires_at', '>', nowSeconds()).executeTakeFirst();
     if (!row) return undefined;
     let data: StoredConversation | undefined;
     if (row.data) {

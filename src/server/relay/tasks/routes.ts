@@ -34,13 +34,11 @@ export interface TaskRoute {
 export const MJ_MODES: ReadonlySet<string> = new Set(['mj-fast', 'mj-turbo', 'mj-relax']);
 
 export const MIDJOURNEY_ROUTES: readonly TaskRoute[] = [
-  ...SUBMIT_ROUTES.map(
-    (route): TaskRoute => ({
-      method: 'POST',
-      url: route.path,
-      handle: (rt, c) => submitMidjourney(rt, route, c.request, c.mode),
-    }),
-  ),
+  ...SUBMIT_ROUTES.map((route): TaskRoute => ({
+    method: 'POST',
+    url: route.path,
+    handle: (rt, c) => submitMidjourney(rt, route, c.request, c.mode),
+  })),
   { method: 'GET', url: '/image/:id', open: true, handle: (rt, c) => relayImage(rt, c.params.id ?? '', c.raw) },
   { method: 'GET', url: '/task/:id/fetch', handle: (rt, c) => fetchTask(rt, c.request, c.params.id ?? '') },
   { method: 'POST', url: '/task/list-by-condition', handle: (rt, c) => listByCondition(rt, c.request) },

@@ -71,7 +71,10 @@ function rows(trx: Trx, table: TaskTable) {
 async function insertRow<T extends TaskTable>(ctx: AppContext, trx: Trx, table: T, row: TaskInsert<T>): Promise<number> {
   const values = row as Insertable<TasksTable>;
   if (ctx.dialect === 'mysql') {
-    const result = await trx.insertInto(table as 'tasks').values(values).executeTakeFirstOrThrow();
+    const result = await trx
+      .insertInto(table as 'tasks')
+      .values(values)
+      .executeTakeFirstOrThrow();
     return Number(result.insertId);
   }
   const inserted = await trx
@@ -131,16 +134,19 @@ async function claim<T extends TaskTable>(trx: Trx, table: T, id: number, from: 
 
 /** Takes the price and inserts the task row as `held`, in one transaction. */
 export async function holdTask<T extends TaskTable>(rt: TaskRelay, table: T, payer: TaskPayer, amount: number, row: TaskInsert<T>): Promise<HoldOutcome> {
-  const outcome = await rt.ctx.db.transaction().execute(async (trx): Promise<HoldOutcome> => {
-    const short = amount > 0 ? await take(trx, payer, amount) : undefined;
-    // Rolls the transaction back: a token counted down before the user was found short too.
-    if (short) throw new Refused(short);
-    const id = await insertRow(rt.ctx, trx, table, { ...row, user_id: payer.userId, token_id: payer.tokenId, quota: amount, billing: BILLING.held } as TaskInsert<T>);
-    return { ok: true, id };
-  }).catch((err: unknown) => {
-    if (err instanceof Refused) return { ok: false as const, reason: err.reason };
-    throw err;
-  });
+  const outcome = await rt.ctx.db
+    .transaction()
+    .execute(async (trx): Promise<HoldOutcome> => {
+      const short = amount > 0 ? await take(trx, payer, amount) : undefined;
+      // Rolls the transaction back: a token counted down before the user was found short too.
+      if (short) throw new Refused(short);
+      const id = await insertRow(rt.ctx, trx, table, { ...row, user_id: payer.userId, token_id: payer.tokenId, quota: amount, billing: BILLING.held } as TaskInsert<T>);
+      return { ok: true, id };
+    })
+    .catch((err: unknown) => {
+      if (err instanceof Refused) return { ok: false as const, reason: err.reason };
+      throw err;
+    });
   if (outcome.ok) rt.auth.adjustRemain(payer.tokenId, -amount);
   return outcome;
 }
@@ -228,7 +234,11 @@ export async function releaseTask<T extends TaskTable>(rt: TaskRelay, table: T, 
   const released = await rt.ctx.db.transaction().execute(async (trx) => {
     if (!(await claim(trx, table, id, [BILLING.held], BILLING.released, fields === 'remove' ? ({} as TaskUpdate<T>) : fields))) return false;
     await giveBack(trx, payer.userId, payer.tokenId, amount);
-    if (fields === 'remove') await trx.deleteFrom(table as 'tasks').where('id', '=', id).execute();
+    if (fields === 'remove')
+      await trx
+        .deleteFrom(table as 'tasks')
+        .where('id', '=', id)
+        .execute();
     return true;
   });
   if (released) rt.auth.adjustRemain(payer.tokenId, amount);
@@ -246,13 +256,7 @@ export interface RefundTarget {
  * with `fields`, the price back to user and token, and the system log `logText(amount)`.
  * Answers whether this call refunded it (false: someone already did, or it was not charged).
  */
-export async function refundTask<T extends TaskTable>(
-  ctx: AppContext,
-  table: T,
-  task: RefundTarget,
-  fields: TaskUpdate<T>,
-  logText: (amount: string) => string,
-): Promise<boolean> {
+export async function refundTask<T extends TaskTable>(ctx: AppContext, table: T, task: RefundTarget, fields: TaskUpdate<T>, logText: (amount: string) => string): Promise<boolean> {
   const refunded = await ctx.db.transaction().execute(async (trx) => {
     if (!(await claim(trx, table, task.id, [BILLING.charged, ''], BILLING.refunded, fields))) return false;
     if (task.quota !== 0) {

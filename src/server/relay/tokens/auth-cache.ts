@@ -60,7 +60,12 @@ function parseSetting(text: string | null | undefined): Record<string, unknown> 
 
 function modelSet(enabled: boolean, list: string): ReadonlySet<string> | undefined {
   if (!enabled) return undefined;
-  return new Set(list.split(',').map((m) => m.trim()).filter(Boolean));
+  return new Set(
+    list
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean),
+  );
 }
 
 export class AuthCache {
@@ -188,12 +193,7 @@ export class AuthCache {
 
   async #loadUser(id: number): Promise<CachedUser | null> {
     const generation = this.#generation;
-    const row = await this.ctx.db
-      .selectFrom('users')
-      .select(['id', 'username', 'group', 'role', 'status', 'setting'])
-      .where('id', '=', id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await this.ctx.db.selectFrom('users').select(['id', 'username', 'group', 'role', 'status', 'setting']).where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     let value: CachedUser | null = null;
     if (row) {
       const setting = parseSetting(row.setting);

@@ -54,7 +54,15 @@ function connectTunnel(proxy: URL, host: string, port: number): Promise<Socket> 
   if (proxy.username) headers['proxy-authorization'] = `Basic ${Buffer.from(`${decoded(proxy.username)}:${decoded(proxy.password)}`).toString('base64')}`;
   const request = proxy.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request({ host: bareHost(proxy.hostname), port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80), method: 'CONNECT', path: authority, headers, timeout: TUNNEL_TIMEOUT_MS, agent: false });
+    const req = request({
+      host: bareHost(proxy.hostname),
+      port: Number(proxy.port) || (proxy.protocol === 'https:' ? 443 : 80),
+      method: 'CONNECT',
+      path: authority,
+      headers,
+      timeout: TUNNEL_TIMEOUT_MS,
+      agent: false,
+    });
     req.once('connect', (res, socket) => {
       if (res.statusCode === 200) {
         socket.setNoDelay(true);

@@ -31,15 +31,17 @@ export function socksConnector(proxy: URL): buildConnector.connector {
   return (options, callback) => {
     const https = options.protocol === 'https:';
     const port = Number(options.port) || (https ? 443 : 80);
-    socks().SocksClient.createConnection({ proxy: via, command: 'connect', destination: { host: bareHost(options.hostname), port }, timeout: TUNNEL_TIMEOUT_MS, set_tcp_nodelay: true }).then(
-      ({ socket }) => {
-        if (!https) {
-          callback(null, socket);
-          return;
-        }
-        tls({ ...options, httpSocket: socket }, callback);
-      },
-      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
-    );
+    socks()
+      .SocksClient.createConnection({ proxy: via, command: 'connect', destination: { host: bareHost(options.hostname), port }, timeout: TUNNEL_TIMEOUT_MS, set_tcp_nodelay: true })
+      .then(
+        ({ socket }) => {
+          if (!https) {
+            callback(null, socket);
+            return;
+          }
+          tls({ ...options, httpSocket: socket }, callback);
+        },
+        (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
+      );
   };
 }

@@ -36,7 +36,10 @@ function refusal(res: IncomingMessage): Promise<UpstreamResponse> {
       if (size <= REFUSAL_LIMIT) chunks.push(chunk);
     });
     const done = () => {
-      const body = new UpstreamBody(() => undefined, () => undefined);
+      const body = new UpstreamBody(
+        () => undefined,
+        () => undefined,
+      );
       body.push(Buffer.concat(chunks));
       body.end();
       resolve({ statusCode: res.statusCode ?? 502, headers: res.headers, body });

@@ -7,10 +7,7 @@ export function verificationMail(input: { to: string; systemName: string; code: 
   return {
     to: input.to,
     subject: `${input.systemName}邮箱验证邮件`,
-    html:
-      `<p>您好，你正在进行${site}邮箱验证。</p>` +
-      `<p>您的验证码为: <strong>${escapeHtml(input.code)}</strong></p>` +
-      `<p>验证码 ${input.validMinutes} 分钟内有效，如果不是本人操作，请忽略。</p>`,
+    html: `<p>您好，你正在进行${site}邮箱验证。</p>` + `<p>您的验证码为: <strong>${escapeHtml(input.code)}</strong></p>` + `<p>验证码 ${input.validMinutes} 分钟内有效，如果不是本人操作，请忽略。</p>`,
   };
 }
 

@@ -115,12 +115,20 @@ class FallbackCodeStore implements CodeStore {
 
   async matches(purpose: CodePurpose, email: string, code: string): Promise<boolean> {
     if (await this.#local.matches(purpose, email, code)) return true;
-    return sharedOrLocal(this.link, () => this.#shared.matches(purpose, email, code), async () => false);
+    return sharedOrLocal(
+      this.link,
+      () => this.#shared.matches(purpose, email, code),
+      async () => false,
+    );
   }
 
   async consume(purpose: CodePurpose, email: string, code: string): Promise<boolean> {
     if (await this.#local.consume(purpose, email, code)) return true;
-    return sharedOrLocal(this.link, () => this.#shared.consume(purpose, email, code), async () => false);
+    return sharedOrLocal(
+      this.link,
+      () => this.#shared.consume(purpose, email, code),
+      async () => false,
+    );
   }
 }
 

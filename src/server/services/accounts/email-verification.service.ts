@@ -17,8 +17,7 @@ export const WRONG_CODE = '验证码错误或已过期';
 export const EMAIL_MISSING = '请输入邮箱！';
 export const CODE_MISSING = '请输入邮箱验证码！';
 export const EMAIL_TAKEN = '邮箱地址已被占用';
-export const DOMAIN_NOT_ALLOWED =
-  "The administrator has enabled the email domain name whitelist, and your email address is not allowed due to special symbols or it's not in the whitelist.";
+export const DOMAIN_NOT_ALLOWED = "The administrator has enabled the email domain name whitelist, and your email address is not allowed due to special symbols or it's not in the whitelist.";
 export const ALIAS_NOT_ALLOWED = '管理员已启用邮箱地址别名限制，您的邮箱地址由于包含特殊符号而被拒绝。';
 
 // Something@domain.tld without spaces. The local part may hold an `@` (a quoted local part is
@@ -59,10 +58,7 @@ export async function sendVerificationCode(ctx: AppContext, rawEmail: string): P
   if (await emailInUse(ctx.db, email)) throw new AppError(EMAIL_TAKEN);
   const code = randomBytes(3).toString('hex');
   await ctx.codes.put('verify', email, code, VERIFICATION_CODE_TTL_SECONDS);
-  await sendMail(
-    ctx.options,
-    verificationMail({ to: email, systemName: ctx.options.get('SystemName'), code, validMinutes: VERIFICATION_CODE_TTL_SECONDS / 60 }),
-  );
+  await sendMail(ctx.options, verificationMail({ to: email, systemName: ctx.options.get('SystemName'), code, validMinutes: VERIFICATION_CODE_TTL_SECONDS / 60 }));
 }
 
 /** Refuses unless `code` is the live code of `email`. The code stays valid until it expires. */

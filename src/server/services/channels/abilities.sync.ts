@@ -82,7 +82,10 @@ export async function rebuildAllAbilities(db: Executor, dialect: DialectName): P
     if (dialect !== 'sqlite') query = query.forUpdate();
     const batch = await query.execute();
     if (batch.length === 0) break;
-    await deleteAbilities(db, batch.map((c) => c.id));
+    await deleteAbilities(
+      db,
+      batch.map((c) => c.id),
+    );
     await insertAbilities(db, batch);
     count += batch.length;
     after = batch[batch.length - 1]!.id;

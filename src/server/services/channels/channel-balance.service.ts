@@ -69,8 +69,7 @@ async function refreshAll(ctx: AppContext, log: NoticeLogger, signal: AbortSigna
  */
 export async function updateAllChannelBalances(ctx: AppContext, log: NoticeLogger): Promise<void> {
   const done =
-    startRound(ctx, 'balances', (signal) =>
-      refreshAll(ctx, log, signal).catch((err: unknown) => log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'balance refresh stopped')),
-    ) ?? roundUnderWay(ctx, 'balances');
+    startRound(ctx, 'balances', (signal) => refreshAll(ctx, log, signal).catch((err: unknown) => log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'balance refresh stopped'))) ??
+    roundUnderWay(ctx, 'balances');
   await done;
 }

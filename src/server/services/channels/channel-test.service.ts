@@ -65,7 +65,10 @@ interface TestedChannel {
 
 /** The model a test uses: asked for, else the channel's test_model, else its first model. */
 function testModelOf(requested: string | undefined, testModel: string | null, models: string): string {
-  const first = models.split(',').map((m) => m.trim()).find(Boolean);
+  const first = models
+    .split(',')
+    .map((m) => m.trim())
+    .find(Boolean);
   return requested?.trim() || testModel?.trim() || first || FALLBACK_TEST_MODEL;
 }
 
@@ -162,12 +165,7 @@ async function applyVerdict(ctx: AppContext, channel: TestedChannel, result: Cha
 }
 
 async function testAll(ctx: AppContext, log: NoticeLogger, notify: boolean, signal: AbortSignal): Promise<void> {
-  const ids = await ctx.db
-    .selectFrom('channels')
-    .select('id')
-    .where('status', 'in', [CHANNEL_STATUS.enabled, CHANNEL_STATUS.autoDisabled])
-    .orderBy('id')
-    .execute();
+  const ids = await ctx.db.selectFrom('channels').select('id').where('status', 'in', [CHANNEL_STATUS.enabled, CHANNEL_STATUS.autoDisabled]).orderBy('id').execute();
   const pauseMs = Math.max(0, ctx.config.pollingIntervalSeconds) * 1000;
   await forEachBounded(
     ids,

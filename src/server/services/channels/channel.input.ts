@@ -192,7 +192,19 @@ export function checkKey(type: number | undefined, key: string): void {
 /** The keys of a create: one channel per non-empty line; Vertex keys are one JSON document. */
 export function keysToCreate(body: ChannelBody): string[] {
   const key = (body.key ?? '').trim();
-  const keys = body.type === CHANNEL_TYPE.vertex ? (key ? [key] : []) : [...new Set(key.split('\n').map((k) => k.trim()).filter(Boolean))];
+  const keys =
+    body.type === CHANNEL_TYPE.vertex
+      ? key
+        ? [key]
+        : []
+      : [
+          ...new Set(
+            key
+              .split('\n')
+              .map((k) => k.trim())
+              .filter(Boolean),
+          ),
+        ];
   for (const one of keys) checkKey(body.type, one);
   return keys;
 }

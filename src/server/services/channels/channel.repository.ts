@@ -13,9 +13,31 @@ import type { ChannelColumns } from './channel.input';
 
 /** Every column except the key. */
 export const PUBLIC_COLUMNS = [
-  'id', 'type', 'open_ai_organization', 'test_model', 'status', 'name', 'weight', 'created_time', 'test_time',
-  'response_time', 'base_url', 'other', 'balance', 'balance_updated_time', 'models', 'group', 'used_quota',
-  'model_mapping', 'status_code_mapping', 'priority', 'auto_ban', 'other_info', 'tag', 'setting', 'param_override',
+  'id',
+  'type',
+  'open_ai_organization',
+  'test_model',
+  'status',
+  'name',
+  'weight',
+  'created_time',
+  'test_time',
+  'response_time',
+  'base_url',
+  'other',
+  'balance',
+  'balance_updated_time',
+  'models',
+  'group',
+  'used_quota',
+  'model_mapping',
+  'status_code_mapping',
+  'priority',
+  'auto_ban',
+  'other_info',
+  'tag',
+  'setting',
+  'param_override',
   'max_input_tokens',
 ] as const;
 
@@ -47,7 +69,16 @@ function matches(eb: ExpressionBuilder<Database, 'channels'>, filter: ChannelFil
   }
   const model = filter.model?.trim();
   if (model) {
-    parts.push(eb('channels.id', 'in', eb.selectFrom('abilities').select('abilities.channel_id').where(likeMatchIgnoringCase('abilities.model', containsPattern(model)))));
+    parts.push(
+      eb(
+        'channels.id',
+        'in',
+        eb
+          .selectFrom('abilities')
+          .select('abilities.channel_id')
+          .where(likeMatchIgnoringCase('abilities.model', containsPattern(model))),
+      ),
+    );
   }
   if (parts.length === 0) return sql<SqlBool>`1 = 1`;
   return parts.length === 1 ? parts[0]! : eb.and(parts);
@@ -87,22 +118,12 @@ export interface TagModeEntry {
 export async function listTagModeEntries(db: Executor, filter: ChannelFilter, order: ChannelOrder, offset: number, limit: number): Promise<TagModeEntry[]> {
   const tags = db
     .selectFrom('channels')
-    .select((eb) => [
-      'channels.tag as tag',
-      sql<number | null>`null`.as('channel_id'),
-      eb.fn.max('channels.priority').as('sort_priority'),
-      eb.fn.max('channels.id').as('sort_id'),
-    ])
+    .select((eb) => ['channels.tag as tag', sql<number | null>`null`.as('channel_id'), eb.fn.max('channels.priority').as('sort_priority'), eb.fn.max('channels.id').as('sort_id')])
     .where((eb) => eb.and([tagged(eb), matches(eb, filter)]))
     .groupBy('channels.tag');
   const loose = db
     .selectFrom('channels')
-    .select([
-      sql<string | null>`null`.as('tag'),
-      'channels.id as channel_id',
-      'channels.priority as sort_priority',
-      'channels.id as sort_id',
-    ])
+    .select([sql<string | null>`null`.as('tag'), 'channels.id as channel_id', 'channels.priority as sort_priority', 'channels.id as sort_id'])
     .where((eb) => eb.and([untagged(eb), matches(eb, filter)]));
   let query = tags.unionAll(loose);
   if (order === 'priority') query = query.orderBy('sort_priority', 'desc');

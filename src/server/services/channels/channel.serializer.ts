@@ -42,7 +42,22 @@ export interface PublicChannel {
   created_time: number;
 }
 
-export interface TagAggregate extends Omit<PublicChannel, 'id' | 'other' | 'other_info' | 'model_mapping' | 'status_code_mapping' | 'setting' | 'param_override' | 'base_url' | 'auto_ban' | 'test_model' | 'openai_organization' | 'max_input_tokens' | 'balance_updated_time'> {
+export interface TagAggregate extends Omit<
+  PublicChannel,
+  | 'id'
+  | 'other'
+  | 'other_info'
+  | 'model_mapping'
+  | 'status_code_mapping'
+  | 'setting'
+  | 'param_override'
+  | 'base_url'
+  | 'auto_ban'
+  | 'test_model'
+  | 'openai_organization'
+  | 'max_input_tokens'
+  | 'balance_updated_time'
+> {
   id: string;
   is_tag: true;
   channel_count: number;

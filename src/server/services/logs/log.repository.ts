@@ -102,8 +102,16 @@ async function total(db: Executor, filter: LogFilter, of: 'n' | 'quota', hourTot
   const row = await db
     .selectNoFrom([
       ofHours.as('hours'),
-      from === undefined ? none.as('before') : filteredLogs(db, { ...filter, end: from - 1 }).select(ofLogs()).as('before'),
-      to === undefined ? none.as('after') : filteredLogs(db, { ...filter, start: to }).select(ofLogs()).as('after'),
+      from === undefined
+        ? none.as('before')
+        : filteredLogs(db, { ...filter, end: from - 1 })
+            .select(ofLogs())
+            .as('before'),
+      to === undefined
+        ? none.as('after')
+        : filteredLogs(db, { ...filter, start: to })
+            .select(ofLogs())
+            .as('after'),
     ])
     .executeTakeFirstOrThrow();
   return Number(row.hours ?? 0) + Number(row.before ?? 0) + Number(row.after ?? 0);
@@ -114,7 +122,12 @@ async function total(db: Executor, filter: LogFilter, of: 'n' | 'quota', hourTot
  * filter's (column, created_at) index also yields the order and a page stops early.
  */
 export async function listLogs(db: Executor, filter: LogFilter, page: PageRequest, hourTotals: boolean): Promise<Page<LogRow>> {
-  return fetchPage(filteredLogs(db, filter), (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'), page, () => total(db, filter, 'n', hourTotals));
+  return fetchPage(
+    filteredLogs(db, filter),
+    (q) => q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'),
+    page,
+    () => total(db, filter, 'n', hourTotals),
+  );
 }
 
 /**

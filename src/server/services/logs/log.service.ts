@@ -111,7 +111,12 @@ export async function searchLogsFor(ctx: AppContext, query: LogSearchQuery, scop
  * Refusals never repeat the key.
  */
 export async function tokenScopeOfKey(ctx: AppContext, presented: string): Promise<LogScope> {
-  const key = presented.trim().replace(/^Bearer\s+/i, '').replace(/^sk-/, '').split('-')[0] ?? '';
+  const key =
+    presented
+      .trim()
+      .replace(/^Bearer\s+/i, '')
+      .replace(/^sk-/, '')
+      .split('-')[0] ?? '';
   if (!key) throw new AppError('未提供令牌', 401);
   const token = key.length <= MAX_KEY_LENGTH ? await findTokenByKey(ctx.db, key) : undefined;
   if (!token) throw new AppError('无效的令牌', 401);

@@ -56,12 +56,6 @@ export async function loadRecipient(db: Executor, userId: number): Promise<Recip
 
 /** The first root account (the one channel notices go to). */
 export async function loadRootRecipient(db: Executor): Promise<Recipient | undefined> {
-  const row = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'setting'])
-    .where('role', '>=', ROLE_ROOT)
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .executeTakeFirst();
+  const row = await db.selectFrom('users').select(['id', 'email', 'setting']).where('role', '>=', ROLE_ROOT).where('deleted_at', 'is', null).orderBy('id').executeTakeFirst();
   return row ? { id: row.id, email: row.email ?? '', setting: readNotifySetting(row.setting) } : undefined;
 }

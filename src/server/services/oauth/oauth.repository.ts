@@ -15,7 +15,12 @@ export async function isExternalIdTaken(db: Executor, column: BindingColumn, ext
 }
 
 export async function setExternalId(db: Executor, userId: number, column: BindingColumn, externalId: string): Promise<void> {
-  await db.updateTable('users').set({ [column]: externalId }).where('id', '=', userId).where('deleted_at', 'is', null).execute();
+  await db
+    .updateTable('users')
+    .set({ [column]: externalId })
+    .where('id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 /** Whether the username is used by any account, deleted ones included. */

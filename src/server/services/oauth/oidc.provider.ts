@@ -40,11 +40,7 @@ export const oidcProvider: CodeProvider = {
     const accessToken = textField(tokenReply.body, 'access_token');
     if (!accessToken) throw new AppError('OIDC 获取 Token 失败，请检查设置！');
 
-    const info = await callProvider(
-      ctx.options.get('oidc.user_info_endpoint'),
-      { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } },
-      UNREACHABLE,
-    );
+    const info = await callProvider(ctx.options.get('oidc.user_info_endpoint'), { headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' } }, UNREACHABLE);
     if (info.status !== 200) throw new AppError('OIDC 获取用户信息失败！请检查设置！');
     const sub = textField(info.body, 'sub');
     const email = textField(info.body, 'email');

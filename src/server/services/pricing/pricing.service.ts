@@ -102,9 +102,7 @@ export function pricingCatalogue(ctx: AppContext): Promise<PricingEntry[]> {
 export async function pricingFor(ctx: AppContext, userGroup: string): Promise<PricingView> {
   const usable = usableGroups(ctx, userGroup);
   const isUsable = (group: string) => Object.hasOwn(usable, group);
-  const data = (await pricingCatalogue(ctx))
-    .map((entry) => ({ ...entry, enable_groups: entry.enable_groups.filter(isUsable) }))
-    .filter((entry) => entry.enable_groups.length > 0);
+  const data = (await pricingCatalogue(ctx)).map((entry) => ({ ...entry, enable_groups: entry.enable_groups.filter(isUsable) })).filter((entry) => entry.enable_groups.length > 0);
   const ratios = readRatioTables(ctx.options).groupRatio;
   const group_ratio: Record<string, number> = {};
   for (const [group, ratio] of Object.entries(ratios)) {

@@ -42,13 +42,7 @@ export async function listRedemptions(db: Executor, keyword: string, page: PageR
 
 /** Updates a live code only while its status is one of `statuses`; answers whether it did. */
 export async function updateRedemptionIf(db: Executor, id: number, statuses: number[], patch: RedemptionPatch): Promise<boolean> {
-  const result = await db
-    .updateTable('redemptions')
-    .set(patch)
-    .where('id', '=', id)
-    .where('status', 'in', statuses)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('redemptions').set(patch).where('id', '=', id).where('status', 'in', statuses).where('deleted_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

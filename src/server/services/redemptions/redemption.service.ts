@@ -12,15 +12,7 @@ import { toPage } from '../../db/query-helpers';
 import type { RedemptionRow } from '../../db/tables';
 import { AppError, MSG } from '../../errors';
 import { quotaDisplay } from '../options/quota-display';
-import {
-  findRedemption,
-  insertRedemptions,
-  listRedemptions,
-  softDeleteRedemption,
-  updateRedemptionIf,
-  type NewRedemption,
-  type RedemptionPatch,
-} from './redemption.repository';
+import { findRedemption, insertRedemptions, listRedemptions, softDeleteRedemption, updateRedemptionIf, type NewRedemption, type RedemptionPatch } from './redemption.repository';
 import { serializeRedemption, type RedemptionJson } from './redemption.serializer';
 import { REDEMPTION_STATUS } from './redemption.status';
 import { nowSeconds } from '../../../shared/time';

@@ -52,7 +52,14 @@ function checkExpiry(expiry: number, now: number, current: number | undefined): 
 
 /** Comma list without blanks or repeats. */
 function normaliseModels(list: string): string {
-  const models = [...new Set(list.split(',').map((m) => m.trim()).filter(Boolean))];
+  const models = [
+    ...new Set(
+      list
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean),
+    ),
+  ];
   return models.join(',');
 }
 

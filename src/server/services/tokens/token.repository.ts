@@ -51,13 +51,7 @@ export async function listOwnTokens(db: Executor, userId: number, filter: TokenF
 
 /** Updates the owner's live token; answers whether it exists. */
 export async function updateOwnToken(db: Executor, userId: number, id: number, patch: TokenPatch): Promise<boolean> {
-  const result = await db
-    .updateTable('tokens')
-    .set(patch)
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('tokens').set(patch).where('id', '=', id).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

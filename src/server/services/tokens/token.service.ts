@@ -15,13 +15,7 @@ import type { Executor } from '../../db/executor';
 import { checkTokenFields, checkTokenName, type TokenFields } from './token.fields';
 import { findOwnToken, insertTokens, listOwnTokens, softDeleteOwnToken, updateOwnToken, type NewToken, type TokenFilter } from './token.repository';
 import { serializeToken, type TokenJson } from './token.serializer';
-import {
-  isExhausted,
-  isExpired,
-  refreshTokenStatus,
-  TOKEN_EXHAUSTED_MESSAGE,
-  TOKEN_EXPIRED_MESSAGE,
-} from './token.status';
+import { isExhausted, isExpired, refreshTokenStatus, TOKEN_EXHAUSTED_MESSAGE, TOKEN_EXPIRED_MESSAGE } from './token.status';
 import { nowSeconds } from '../../../shared/time';
 import { TOKEN_STATUS } from '../../../shared/token-status';
 

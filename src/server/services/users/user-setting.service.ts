@@ -97,4 +97,3 @@ export async function saveUserSetting(ctx: AppContext, userId: number, input: Us
   await updateUser(ctx.db, userId, { setting: JSON.stringify(setting) });
   announceChange(ctx, 'users', [userId]);
 }
-

@@ -37,7 +37,10 @@ export async function insertUser(db: Executor, user: NewUser): Promise<number> {
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -153,13 +156,6 @@ export async function transferAffQuota(db: Executor, id: number, amount: number)
 /** Distinct models of enabled abilities in any of `groups`, sorted. */
 export async function listEnabledModels(db: Executor, groups: string[]): Promise<string[]> {
   if (groups.length === 0) return [];
-  const rows = await db
-    .selectFrom('abilities')
-    .select('model')
-    .distinct()
-    .where('group', 'in', groups)
-    .where('enabled', '=', true)
-    .orderBy('model')
-    .execute();
+  const rows = await db.selectFrom('abilities').select('model').distinct().where('group', 'in', groups).where('enabled', '=', true).orderBy('model').execute();
   return rows.map((r) => r.model);
 }

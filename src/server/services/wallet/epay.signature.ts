@@ -13,7 +13,9 @@ export function epaySign(params: EpayParams, merchantKey: string): string {
     .sort()
     .map((k) => `${k}=${params[k]}`)
     .join('&');
-  return createHash('md5').update(text + merchantKey, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(text + merchantKey, 'utf8')
+    .digest('hex');
 }
 
 /** Whether `params.sign` is the signature of the other parameters, compared in constant time. */

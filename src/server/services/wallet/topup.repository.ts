@@ -18,11 +18,6 @@ export async function findTopUpByTradeNo(db: Executor, tradeNo: string): Promise
 
 /** The one atomic claim of a paid order: pending → success; true for exactly one caller. */
 export async function claimPaidTopUp(db: Executor, tradeNo: string): Promise<boolean> {
-  const result = await db
-    .updateTable('top_ups')
-    .set({ status: TOPUP_SUCCESS })
-    .where('trade_no', '=', tradeNo)
-    .where('status', '=', TOPUP_PENDING)
-    .executeTakeFirst();
+  const result = await db.updateTable('top_ups').set({ status: TOPUP_SUCCESS }).where('trade_no', '=', tradeNo).where('status', '=', TOPUP_PENDING).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -46,7 +46,10 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
     if (scope.mode === 'edit' && scope.id !== undefined) return api.request<string[]>('get', upstream.editUrl.replace(':id', String(scope.id)));
     const names = Object.keys(upstream.fields);
     const values = form.getFieldsValue([upstream.keyField, ...names]) as Values;
-    const firstKey = String(values[upstream.keyField] ?? '').trim().split('\n')[0]?.trim();
+    const firstKey = String(values[upstream.keyField] ?? '')
+      .trim()
+      .split('\n')[0]
+      ?.trim();
     if (!firstKey) {
       void message.error(t(upstream.keyNeededKey));
       return undefined;
@@ -64,7 +67,12 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
         set(mergeModels(models, byType[String(form.getFieldValue(typeField) ?? defaultType)] ?? []));
       } else if (helper === 'all' && picker.allUrl) {
         const all = await api.request<{ id: string }[]>('get', picker.allUrl);
-        set(mergeModels(models, all.map((m) => m.id)));
+        set(
+          mergeModels(
+            models,
+            all.map((m) => m.id),
+          ),
+        );
       } else if (helper === 'upstream') {
         const fetched = await upstreamModels();
         if (fetched) {
@@ -96,7 +104,10 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
     const label = texts.buttons[h];
     return label ? t(label) : h;
   };
-  const choices = mergeModels(models, options.map((o) => String(o.value))).map((m) => ({ value: m, label: m }));
+  const choices = mergeModels(
+    models,
+    options.map((o) => String(o.value)),
+  ).map((m) => ({ value: m, label: m }));
   return (
     <Space direction="vertical" style={{ width: '100%' }} size={8}>
       <Select id={id} mode="multiple" value={models} onChange={set} options={choices} placeholder={placeholder} allowClear showSearch maxTagCount={40} data-testid={`picker-${def.field}`} />
@@ -111,7 +122,13 @@ export function ModelPicker({ def, value, onChange, placeholder, id }: ModelPick
       )}
       {picker.actions.includes('custom') && (
         <Space.Compact style={{ width: '100%' }}>
-          <Input value={custom} onChange={(e) => setCustom(e.target.value)} onPressEnter={(e) => (e.preventDefault(), addCustom())} placeholder={texts.customPlaceholder ? t(texts.customPlaceholder) : undefined} data-testid="picker-custom-input" />
+          <Input
+            value={custom}
+            onChange={(e) => setCustom(e.target.value)}
+            onPressEnter={(e) => (e.preventDefault(), addCustom())}
+            placeholder={texts.customPlaceholder ? t(texts.customPlaceholder) : undefined}
+            data-testid="picker-custom-input"
+          />
           <Button type="primary" onClick={addCustom} data-testid="picker-custom-add">
             {buttonText('custom')}
           </Button>

@@ -77,8 +77,8 @@ export function RegisterPage() {
           username: values.username?.trim(),
           password,
           password2: values.password2,
-          email: verify ? values.email?.trim() ?? '' : '',
-          verification_code: verify ? values.verification_code?.trim() ?? '' : '',
+          email: verify ? (values.email?.trim() ?? '') : '',
+          verification_code: verify ? (values.verification_code?.trim() ?? '') : '',
           aff_code: aff,
         },
       });

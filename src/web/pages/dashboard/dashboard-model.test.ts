@@ -50,7 +50,12 @@ describe('dashboard model', () => {
   });
 
   it('fills every bucket of the range', () => {
-    expect(bucketsBetween(at('2031-05-05T10:20:00'), at('2031-05-05T13:05:00'), 'hour')).toEqual([at('2031-05-05T10:00:00'), at('2031-05-05T11:00:00'), at('2031-05-05T12:00:00'), at('2031-05-05T13:00:00')]);
+    expect(bucketsBetween(at('2031-05-05T10:20:00'), at('2031-05-05T13:05:00'), 'hour')).toEqual([
+      at('2031-05-05T10:00:00'),
+      at('2031-05-05T11:00:00'),
+      at('2031-05-05T12:00:00'),
+      at('2031-05-05T13:00:00'),
+    ]);
     const s = seriesOf(rows, { granularity: 'day', metric: 'count', range: { start: at('2031-05-04T08:00:00'), end: at('2031-05-06T08:00:00') } });
     expect(s.buckets).toHaveLength(3);
     expect(s.values[s.models.indexOf('a')]).toEqual([0, 2, 3]);

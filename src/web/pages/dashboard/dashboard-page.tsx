@@ -63,7 +63,12 @@ export function DashboardPage() {
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card size="small">
         <Space wrap size={[12, 12]}>
-          <Segmented<Granularity> value={granularity} onChange={changeGranularity} options={GRANULARITIES.map((g) => ({ value: g, label: t(`dashboard.granularity.${g}`) }))} data-testid="dashboard-granularity" />
+          <Segmented<Granularity>
+            value={granularity}
+            onChange={changeGranularity}
+            options={GRANULARITIES.map((g) => ({ value: g, label: t(`dashboard.granularity.${g}`) }))}
+            data-testid="dashboard-granularity"
+          />
           <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} allowClear={false} />
           {admin && <Input allowClear placeholder={t('dashboard.username')} data-testid="dashboard-username" value={username} onChange={(e) => setUsername(e.target.value)} style={{ width: 180 }} />}
           <Button type="primary" icon={<SearchOutlined />} onClick={query} loading={loading} data-testid="dashboard-query">
@@ -82,7 +87,11 @@ export function DashboardPage() {
         {hasUsage(summary) ? (
           <Row gutter={[16, 16]}>
             <Col xs={24} xl={16}>
-              <Card size="small" title={t('dashboard.chartTitle')} extra={<Segmented<Metric> size="small" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m, label: t(`dashboard.metric.${m}`) }))} />}>
+              <Card
+                size="small"
+                title={t('dashboard.chartTitle')}
+                extra={<Segmented<Metric> size="small" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m, label: t(`dashboard.metric.${m}`) }))} />}
+              >
                 <StackedBarChart series={series} granularity={granularity} format={format} />
               </Card>
             </Col>

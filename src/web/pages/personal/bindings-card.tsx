@@ -76,7 +76,12 @@ export function BindingsCard({ self, onChanged }: { self: SelfRecord | undefined
       );
     }
     if (bound) return <Tag color="green">{t('personal.bind.bound')}</Tag>;
-    if (binding === 'wechat') return <Button size="small" onClick={() => setModal('wechat')}>{t('personal.bind.bind')}</Button>;
+    if (binding === 'wechat')
+      return (
+        <Button size="small" onClick={() => setModal('wechat')}>
+          {t('personal.bind.bind')}
+        </Button>
+      );
     if (binding === 'telegram') return <TelegramBind botName={status.telegram_bot_name!} onBound={onChanged} />;
     return (
       <Button size="small" loading={busy === binding} onClick={() => void startOAuth(binding)} data-testid={`bind-${binding}`}>

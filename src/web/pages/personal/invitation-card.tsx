@@ -97,9 +97,7 @@ export function InvitationCard({ self, onChanged }: { self: SelfRecord | undefin
         destroyOnHidden
       >
         <Space direction="vertical" style={{ width: '100%' }}>
-          <Typography.Text type="secondary">
-            {t('personal.invite.available', { amount: self ? displayQuota(self.aff_quota, view) : '-' })}
-          </Typography.Text>
+          <Typography.Text type="secondary">{t('personal.invite.available', { amount: self ? displayQuota(self.aff_quota, view) : '-' })}</Typography.Text>
           <QuotaInput value={amount ?? undefined} onChange={setAmount} />
           <Typography.Text type="secondary">{t('personal.invite.minimum', { amount: displayQuota(view.perUnit, view) })}</Typography.Text>
         </Space>

@@ -23,9 +23,7 @@ export function PersonalPage() {
   if (!stored) return null;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      {stored.default_password && (
-        <Alert type="warning" showIcon message={t('auth.defaultPassword.title')} description={t('auth.defaultPassword.content')} data-testid="default-password-alert" />
-      )}
+      {stored.default_password && <Alert type="warning" showIcon message={t('auth.defaultPassword.title')} description={t('auth.defaultPassword.content')} data-testid="default-password-alert" />}
       <ProfileCard user={stored} self={self} />
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>

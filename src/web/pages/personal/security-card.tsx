@@ -105,8 +105,20 @@ export function SecurityCard({ username, self, onChanged }: { username: string; 
         destroyOnHidden
       >
         <Space direction="vertical" style={{ width: '100%' }}>
-          <Input.Password autoComplete="new-password" placeholder={t('auth.register.password')} value={password.first} onChange={(e) => setPassword((p) => ({ ...p, first: e.target.value }))} data-testid="password-new" />
-          <Input.Password autoComplete="new-password" placeholder={t('auth.register.password2')} value={password.second} onChange={(e) => setPassword((p) => ({ ...p, second: e.target.value }))} data-testid="password-repeat" />
+          <Input.Password
+            autoComplete="new-password"
+            placeholder={t('auth.register.password')}
+            value={password.first}
+            onChange={(e) => setPassword((p) => ({ ...p, first: e.target.value }))}
+            data-testid="password-new"
+          />
+          <Input.Password
+            autoComplete="new-password"
+            placeholder={t('auth.register.password2')}
+            value={password.second}
+            onChange={(e) => setPassword((p) => ({ ...p, second: e.target.value }))}
+            data-testid="password-repeat"
+          />
         </Space>
       </Modal>
       <Modal

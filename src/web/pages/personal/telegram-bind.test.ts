@@ -20,9 +20,15 @@ describe('Telegram binding through the widget callback', () => {
   });
 
   it("shows the server's refusal, never a fake success", async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => reply({ status: 200, body: { success: false, message: '该 Telegram 账户已被绑定' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply({ status: 200, body: { success: false, message: '该 Telegram 账户已被绑定' } })),
+    );
     await expect(bindTelegram(FIELDS, 'x')).rejects.toThrow('该 Telegram 账户已被绑定');
-    vi.stubGlobal('fetch', vi.fn(async () => reply({ status: 500, body: undefined })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply({ status: 500, body: undefined })),
+    );
     await expect(bindTelegram(FIELDS, 'fallback')).rejects.toThrow('fallback');
   });
 });

@@ -35,7 +35,15 @@ export function SettingsPanel({ settings, onChange }: SettingsPanelProps) {
         />
       </Form.Item>
       <Form.Item label={t('playground.model')}>
-        <Select value={settings.model} onChange={(model: string) => set({ model })} options={models.options} loading={models.loading} showSearch optionFilterProp="label" data-testid="playground-model" />
+        <Select
+          value={settings.model}
+          onChange={(model: string) => set({ model })}
+          options={models.options}
+          loading={models.loading}
+          showSearch
+          optionFilterProp="label"
+          data-testid="playground-model"
+        />
       </Form.Item>
       <Form.Item label={t('playground.temperature', { value: settings.temperature })}>
         <Slider min={0.1} max={1} step={0.1} value={settings.temperature} onChange={(v: number) => set({ temperature: normalizeTemperature(v) })} />

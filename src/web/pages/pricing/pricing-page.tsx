@@ -48,9 +48,23 @@ export function PricingPage() {
         {banner}
         <div className="sy-list-toolbar">
           <Space wrap>
-            <Input prefix={<SearchOutlined />} allowClear placeholder={t('pricing.search')} value={query} onChange={(e) => setQuery(e.target.value)} style={{ width: 260 }} data-testid="pricing-search" />
+            <Input
+              prefix={<SearchOutlined />}
+              allowClear
+              placeholder={t('pricing.search')}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              style={{ width: 260 }}
+              data-testid="pricing-search"
+            />
             {groups.length > 1 && (
-              <Select value={group} onChange={setGroup} style={{ minWidth: 160 }} options={groups.map((g) => ({ value: g, label: t('pricing.groupOption', { group: g, ratio: ratioOf(reply?.group_ratio, g) }) }))} data-testid="pricing-group" />
+              <Select
+                value={group}
+                onChange={setGroup}
+                style={{ minWidth: 160 }}
+                options={groups.map((g) => ({ value: g, label: t('pricing.groupOption', { group: g, ratio: ratioOf(reply?.group_ratio, g) }) }))}
+                data-testid="pricing-group"
+              />
             )}
           </Space>
           <Button icon={<CopyOutlined />} disabled={selected.length === 0} onClick={() => void copy(selected.join(','), t('pricing.copied', { text: selected.join(',') }))} data-testid="pricing-copy">

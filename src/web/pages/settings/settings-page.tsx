@@ -48,13 +48,7 @@ export function SettingsPage() {
           ) : (
             <Space direction="vertical" size={16} style={{ width: '100%' }}>
               {sections.map((section) => (
-                <SettingsSection
-                  key={`${section.id}:${options.version}:${lang}`}
-                  section={section}
-                  entries={options.entries!}
-                  onSaved={options.recordSaved}
-                  reload={options.reload}
-                />
+                <SettingsSection key={`${section.id}:${options.version}:${lang}`} section={section} entries={options.entries!} onSaved={options.recordSaved} reload={options.reload} />
               ))}
             </Space>
           ),

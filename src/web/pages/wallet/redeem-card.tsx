@@ -44,7 +44,15 @@ export function RedeemCard({ onRedeemed }: { onRedeemed: () => void }) {
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('wallet.redeem.hint')}</Typography.Text>
         <Space.Compact style={{ width: '100%' }}>
-          <Input prefix={<GiftOutlined />} value={code} onChange={(e) => setCode(e.target.value)} onPressEnter={() => void redeem()} placeholder={t('wallet.redeem.placeholder')} allowClear data-testid="redeem-code" />
+          <Input
+            prefix={<GiftOutlined />}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            onPressEnter={() => void redeem()}
+            placeholder={t('wallet.redeem.placeholder')}
+            allowClear
+            data-testid="redeem-code"
+          />
           <Button type="primary" loading={busy} onClick={() => void redeem()} data-testid="redeem-submit">
             {t('wallet.redeem.submit')}
           </Button>

@@ -7,7 +7,7 @@ const ratios = buildSettingsModel(CATALOGUE.sections, { lang: 'zh', role: 100 })
   .flatMap((t) => t.sections)
   .find((s) => s.id === 'operation-ratios')!;
 
-const maps: RatioMaps = { price: { 'mj_imagine': 0.1 }, ratio: { 'gpt-4': 15, b: 1 }, completionRatio: { 'gpt-4': 2 } };
+const maps: RatioMaps = { price: { mj_imagine: 0.1 }, ratio: { 'gpt-4': 15, b: 1 }, completionRatio: { 'gpt-4': 2 } };
 
 describe('visual ratio table', () => {
   it('reads the maps from the JSON keys marked ratioTableColumn and names a broken one', () => {

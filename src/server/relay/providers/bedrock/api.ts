@@ -10,7 +10,10 @@ export type BedrockKey = { kind: 'sigv4'; accessKeyId: string; secretAccessKey: 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/;
 
 export function bedrockKey(key: string): BedrockKey {
-  const parts = key.trim().split('|').map((part) => part.trim());
+  const parts = key
+    .trim()
+    .split('|')
+    .map((part) => part.trim());
   const region = parts.at(-1) ?? '';
   if ((parts.length === 3 || parts.length === 2) && parts.every(Boolean) && REGION.test(region)) {
     return parts.length === 3 ? { kind: 'sigv4', accessKeyId: parts[0], secretAccessKey: parts[1], region } : { kind: 'api-key', apiKey: parts[0], region };

@@ -20,7 +20,10 @@ export function bedrockClaudeBody(mode: 'chat' | 'messages', body: JsonObject, t
   for (const field of DROPPED) delete out[field];
   const beta = claudeOptionalHeaders(target, {})['anthropic-beta'];
   if (beta) {
-    const features = beta.split(',').map((feature) => feature.trim()).filter(Boolean);
+    const features = beta
+      .split(',')
+      .map((feature) => feature.trim())
+      .filter(Boolean);
     if (features.length > 0) out.anthropic_beta = features;
   }
   return { json: out, model };

@@ -139,7 +139,9 @@ function convertMessages(messages: JsonObject[]): { system?: string; messages: C
 
 function convertTools(body: JsonObject): Block[] | undefined {
   const functions = [
-    ...arr(body.tools).filter((tool) => obj(tool).type === 'function' || obj(tool).function).map((tool) => obj(obj(tool).function)),
+    ...arr(body.tools)
+      .filter((tool) => obj(tool).type === 'function' || obj(tool).function)
+      .map((tool) => obj(obj(tool).function)),
     ...arr(body.functions).map(obj),
   ];
   if (functions.length === 0) return undefined;
@@ -171,9 +173,12 @@ function stopSequences(stop: unknown): string[] | undefined {
 export function claudeRequestFromOpenAI(body: JsonObject, args: { model: string; defaultMaxTokens: number }): JsonObject {
   const { system, messages } = convertMessages(normalise(arr(body.messages)));
   const tools = convertTools(body);
-  const maxTokens = typeof body.max_tokens === 'number' && body.max_tokens > 0 ? body.max_tokens
-    : typeof body.max_completion_tokens === 'number' && body.max_completion_tokens > 0 ? body.max_completion_tokens
-      : args.defaultMaxTokens;
+  const maxTokens =
+    typeof body.max_tokens === 'number' && body.max_tokens > 0
+      ? body.max_tokens
+      : typeof body.max_completion_tokens === 'number' && body.max_completion_tokens > 0
+        ? body.max_completion_tokens
+        : args.defaultMaxTokens;
   return compact({
     model: args.model,
     system,

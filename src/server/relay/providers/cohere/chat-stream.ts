@@ -9,7 +9,6 @@ import type { SseEvent, StreamStep } from '../types';
 import { finishReasonFromCohere, usageFromCohere } from './usage';
 
 export class CohereToOpenAIStream extends ChatChunkStream {
-
   onEvent(event: SseEvent): StreamStep {
     const data = parseJson(event.data);
     if (!isRecord(data)) return this.nothing();

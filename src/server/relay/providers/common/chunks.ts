@@ -43,14 +43,7 @@ export interface ToolCallOut {
 }
 
 /** A non-stream `chat.completion` with one choice. */
-export function chatCompletion(args: {
-  meta: ChunkMeta;
-  content: string | null;
-  reasoning?: string;
-  toolCalls?: ToolCallOut[];
-  finishReason: string | null;
-  usage?: Usage;
-}): Record<string, unknown> {
+export function chatCompletion(args: { meta: ChunkMeta; content: string | null; reasoning?: string; toolCalls?: ToolCallOut[]; finishReason: string | null; usage?: Usage }): Record<string, unknown> {
   const message: Record<string, unknown> = { role: 'assistant', content: args.content };
   if (args.reasoning) message.reasoning_content = args.reasoning;
   if (args.toolCalls && args.toolCalls.length > 0) {

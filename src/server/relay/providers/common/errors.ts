@@ -4,15 +4,7 @@ import { isRecord, obj, parseJson, str } from './json';
 
 /** The places non-OpenAI upstreams put their message, in the reference's order. */
 function looseMessage(body: Record<string, unknown>): string | undefined {
-  const candidates = [
-    body.message,
-    body.msg,
-    body.err,
-    body.error_msg,
-    obj(body.header).message,
-    obj(obj(body.response).error).message,
-    body.error,
-  ];
+  const candidates = [body.message, body.msg, body.err, body.error_msg, obj(body.header).message, obj(obj(body.response).error).message, body.error];
   for (const candidate of candidates) {
     if (typeof candidate === 'string' && candidate.trim() !== '') return candidate;
   }

@@ -159,7 +159,15 @@ export class OpenAIPassThroughStream implements StreamConverter {
     const out: SseEvent[] = [];
     if (this.thinking === 'open') {
       // Reasoning was never followed by content: close the tag so the text stays well-formed.
-      out.push(sseJson({ id: this.meta.id, object: 'chat.completion.chunk', created: this.meta.created, model: this.meta.model, choices: [{ index: 0, delta: { content: '\n</think>\n' }, finish_reason: null }] }));
+      out.push(
+        sseJson({
+          id: this.meta.id,
+          object: 'chat.completion.chunk',
+          created: this.meta.created,
+          model: this.meta.model,
+          choices: [{ index: 0, delta: { content: '\n</think>\n' }, finish_reason: null }],
+        }),
+      );
       this.thinking = 'closed';
     }
     const usage = finalUsage(this.usage, fallbackUsage);

@@ -19,7 +19,12 @@ function eventType(event: SseEvent): string | undefined {
 const READ: ReadonlySet<string> = new Set(['response.created', 'response.completed', 'response.incomplete', 'response.failed', 'error']);
 
 /** The deltas whose text is generated output (read only when the stream brought no usage). */
-const TEXT_DELTAS: ReadonlySet<string> = new Set(['response.output_text.delta', 'response.function_call_arguments.delta', 'response.reasoning_summary_text.delta', 'response.custom_tool_call_input.delta']);
+const TEXT_DELTAS: ReadonlySet<string> = new Set([
+  'response.output_text.delta',
+  'response.function_call_arguments.delta',
+  'response.reasoning_summary_text.delta',
+  'response.custom_tool_call_input.delta',
+]);
 
 export class ResponsesPassThroughStream implements StreamConverter {
   private usage: Usage | undefined;

@@ -26,13 +26,7 @@ export function isImagenModel(model: string): boolean {
   return model.startsWith('imagen');
 }
 
-const SAFETY_CATEGORIES = [
-  'HARM_CATEGORY_HARASSMENT',
-  'HARM_CATEGORY_HATE_SPEECH',
-  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
-  'HARM_CATEGORY_DANGEROUS_CONTENT',
-  'HARM_CATEGORY_CIVIC_INTEGRITY',
-] as const;
+const SAFETY_CATEGORIES = ['HARM_CATEGORY_HARASSMENT', 'HARM_CATEGORY_HATE_SPEECH', 'HARM_CATEGORY_SEXUALLY_EXPLICIT', 'HARM_CATEGORY_DANGEROUS_CONTENT', 'HARM_CATEGORY_CIVIC_INTEGRITY'] as const;
 
 /** Option `gemini.safety_settings`: each category's threshold, else `default`, else OFF. */
 export function safetySettings(options: ProviderOptions): { category: string; threshold: string }[] {

@@ -41,7 +41,7 @@ function contentParts(content: unknown, maxImages: number): Part[] {
         if (maxImages >= 0 && images > maxImages) {
           throw new ProviderRequestError(`too many images in the message, max allowed is ${maxImages}`, 'invalid_request');
         }
-        const url = typeof part.image_url === 'string' ? part.image_url : str(obj(part.image_url).url) ?? '';
+        const url = typeof part.image_url === 'string' ? part.image_url : (str(obj(part.image_url).url) ?? '');
         parts.push(imagePart(url));
         break;
       }

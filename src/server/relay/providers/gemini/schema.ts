@@ -5,9 +5,26 @@
 import { type JsonObject, arr, isRecord } from '../common/json';
 
 const KEPT = new Set([
-  'type', 'format', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required',
-  'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering',
-  'items', 'minimum', 'maximum',
+  'type',
+  'format',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'items',
+  'minimum',
+  'maximum',
 ]);
 
 /** Gemini's string formats; others are dropped (reference: keep `enum` and `date-time`). */

@@ -60,8 +60,7 @@ export const volcengineProvider = createOpenAICompatible({
   id: 'volcengine',
   paths: { chat: '/api/v3/chat/completions', embeddings: '/api/v3/embeddings' },
   // Ark "bots" (applications) have their own chat path.
-  url: ({ mode, target, model, path }) =>
-    joinUrl(target.baseUrl, mode === 'chat' && model.startsWith('bot') ? '/api/v3/bots/chat/completions' : path),
+  url: ({ mode, target, model, path }) => joinUrl(target.baseUrl, mode === 'chat' && model.startsWith('bot') ? '/api/v3/bots/chat/completions' : path),
   streamUsage: true,
   modelsPath: null,
 });

@@ -32,7 +32,13 @@ export function serviceAccount(key: string): ServiceAccount {
   if (known) return known;
   const json = parseJson(key);
   const account = isRecord(json)
-    ? { projectId: str(json.project_id) ?? '', clientEmail: str(json.client_email) ?? '', privateKey: str(json.private_key) ?? '', privateKeyId: str(json.private_key_id), tokenUri: str(json.token_uri) || GOOGLE_TOKEN_URL }
+    ? {
+        projectId: str(json.project_id) ?? '',
+        clientEmail: str(json.client_email) ?? '',
+        privateKey: str(json.private_key) ?? '',
+        privateKeyId: str(json.private_key_id),
+        tokenUri: str(json.token_uri) || GOOGLE_TOKEN_URL,
+      }
     : undefined;
   if (!account || !account.projectId || !account.clientEmail || !account.privateKey.includes('PRIVATE KEY')) {
     throw new ChannelKeyError('the Vertex AI channel key must be a service account JSON key (with project_id, client_email and private_key)');

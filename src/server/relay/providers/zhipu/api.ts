@@ -28,7 +28,5 @@ export function zhipuUrl(target: Target, model: string, stream: boolean): string
 /** The JWT Zhipu's v3 API expects, signed with the key's secret. */
 export async function zhipuToken(key: ZhipuKey, now = Date.now()): Promise<string> {
   const { SignJWT } = await import('jose');
-  return new SignJWT({ api_key: key.id, exp: now + TOKEN_LIFETIME_MS, timestamp: now })
-    .setProtectedHeader({ alg: 'HS256', sign_type: 'SIGN' })
-    .sign(new TextEncoder().encode(key.secret));
+  return new SignJWT({ api_key: key.id, exp: now + TOKEN_LIFETIME_MS, timestamp: now }).setProtectedHeader({ alg: 'HS256', sign_type: 'SIGN' }).sign(new TextEncoder().encode(key.secret));
 }

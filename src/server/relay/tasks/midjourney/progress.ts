@@ -10,7 +10,6 @@ import { refundTask, updateTask } from '../task-ledger';
 import { isObject, pollTaskUpstream } from '../task-upstream';
 import type { TaskPlatform } from '../task-platform';
 
-
 /** A task that ended badly, by the reference's rule (and any task the upstream calls FAILURE). */
 export function failureOf(row: { progress: string; fail_reason: string | null; status: string }): boolean {
   if (row.status === 'FAILURE') return true;

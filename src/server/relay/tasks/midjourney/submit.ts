@@ -92,12 +92,7 @@ function intentOf(route: SubmitRoute, body: Record<string, unknown>): Intent {
 
 /** The channel of the origin task, which must be the caller's (and finished, when asked). */
 async function originChannel(rt: RelayRuntime, userId: number, intent: Intent): Promise<{ channel: RelayChannel; prompt: string }> {
-  const origin = await rt.ctx.db
-    .selectFrom('midjourneys')
-    .select(['status', 'channel_id', 'prompt'])
-    .where('user_id', '=', userId)
-    .where('mj_id', '=', intent.originId!)
-    .executeTakeFirst();
+  const origin = await rt.ctx.db.selectFrom('midjourneys').select(['status', 'channel_id', 'prompt']).where('user_id', '=', userId).where('mj_id', '=', intent.originId!).executeTakeFirst();
   if (!origin) throw mjRefuse('task_not_found');
   if (rt.ctx.options.bool('MjActionCheckSuccessEnabled') && origin.status !== 'SUCCESS' && intent.action !== MJ_ACTIONS.modal) {
     throw mjRefuse('task_status_not_success');

@@ -40,7 +40,11 @@ export async function fetchMany(rt: RelayRuntime, request: RelayRequest): Promis
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string') || ids.length > MAX_IDS) throw invalidRequest('ids must be a list of task ids');
   if (body.action !== undefined && body.action !== null && typeof body.action !== 'string') throw invalidRequest('action must be a string');
   if (ids.length === 0) return ok([]);
-  let query = rt.ctx.db.selectFrom('tasks').selectAll().where('user_id', '=', caller.payer.userId).where('task_id', 'in', ids as string[]);
+  let query = rt.ctx.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('user_id', '=', caller.payer.userId)
+    .where('task_id', 'in', ids as string[]);
   if (typeof body.action === 'string' && body.action) query = query.where('action', '=', body.action.toUpperCase());
   const rows = await query.orderBy('id').execute();
   return ok(rows.map(taskDto));
