@@ -110,25 +110,16 @@ export function tokenCaller(auth: TokenAuth, { group, forced }: Distribution): C
  */
 export function runCall(rt: RelayRuntime, spec: EndpointSpec, request: RelayRequest, reply: RelayReply, caller: Caller, parsed: ParsedBody, model: string): Promise<number> {
   const tried: number[] = [];
-  if (!rt.metrics) return callUpstream(rt, spec, request, reply, caller, parsed, model, Date.now(), tried);
-  return measuredCall(rt.metrics, rt, spec, request, reply, caller, parsed, model, tried);
+  const startedAt = Date.now();
+  const call = callUpstream(rt, spec, request, reply, caller, parsed, model, startedAt, tried);
+  return rt.metrics ? measured(rt.metrics, call, { model, reply, tried, startedAt }) : call;
 }
 
-async function measuredCall(
-  metrics: RelayMetrics,
-  rt: RelayRuntime,
-  spec: EndpointSpec,
-  request: RelayRequest,
-  reply: RelayReply,
-  caller: Caller,
-  parsed: ParsedBody,
-  model: string,
-  tried: number[],
-): Promise<number> {
-  const startedAt = Date.now();
+/** The call counted in the metrics when it ends, however it ends. */
+async function measured(metrics: RelayMetrics, call: Promise<number>, { model, reply, tried, startedAt }: { model: string; reply: RelayReply; tried: number[]; startedAt: number }): Promise<number> {
   let firstByteMs: number;
   try {
-    firstByteMs = await callUpstream(rt, spec, request, reply, caller, parsed, model, startedAt, tried);
+    firstByteMs = await call;
   } catch (err) {
     const ms = Date.now() - startedAt;
     metrics.answered(tried.at(-1) ?? 0, model, err instanceof RelayError ? err.status : 500, ms, ms);
