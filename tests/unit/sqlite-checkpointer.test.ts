@@ -63,11 +63,11 @@ async function untilStill(measure: () => number, stillMs: number, ms: number): P
   return false;
 }
 
-/** A fresh WAL database with a checkpointer every 50 ms, for the length of `work`. */
+/** A fresh WAL database with a checkpointer every 50 ms (resting after 30 s), for the length of `work`. */
 async function withCheckpointer(work: (db: SQLite.Database, file: string) => Promise<void>): Promise<void> {
   const file = tempFile();
   const db = openWal(file);
-  const checkpointer = await startCheckpointer(db, file, 50);
+  const checkpointer = await startCheckpointer(db, file, { everyMs: 50 });
   try {
     await work(db, file);
   } finally {
@@ -101,10 +101,39 @@ describe('SQLite checkpointer', () => {
       expect(size(`${file}-wal`)).toBeLessThan(4 * 1024 * 1024);
     }));
 
+  it('rests while nothing is written, with the automatic checkpoints back, and wakes at the next write', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    const checkpointer = await startCheckpointer(db, file, { everyMs: 50, idleAfterMs: 300 });
+    try {
+      expect(checkpointer.running).toBe(true);
+      write(db, 1);
+      // Busy: it keeps running while writes come.
+      for (let i = 0; i < 6; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        db.prepare('INSERT INTO t (payload) VALUES (?)').run('x');
+      }
+      expect(checkpointer.running).toBe(true);
+      // Quiet: it rests, and the main connection checkpoints by itself meanwhile.
+      expect(await until(() => !checkpointer.running, 3000)).toBe(true);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+      // A write wakes it, and the main connection stops checkpointing again.
+      const before = size(file);
+      write(db, 2);
+      expect(await until(() => checkpointer.running, 3000)).toBe(true);
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      expect(await until(() => size(file) - before >= 2 * 1024 * 1024, 5000)).toBe(true);
+      expect(db.prepare('SELECT COUNT(*) AS n FROM t').get()).toEqual({ n: 3 * 16 * 16 + 6 });
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
   it('gives the main connection its automatic checkpoints back when it stops', async () => {
     const file = tempFile();
     const db = openWal(file);
-    const checkpointer = await startCheckpointer(db, file, 50);
+    const checkpointer = await startCheckpointer(db, file, { everyMs: 50 });
     await checkpointer.stop();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await checkpointer.stop();
