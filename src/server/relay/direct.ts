@@ -19,7 +19,8 @@ import { relayWithToken } from './pipeline/relay';
 import { assignRequestId } from './pipeline/request-context';
 import { REQUEST_ID_HEADER } from './request-id';
 import { refuse, type RelayError } from './errors';
-import { finishIfSilent, relayErrorBody, toRelayError } from './routes';
+import { relayErrorBody, toRelayError } from './routes';
+import { finishIfSilent } from './silent-reply';
 
 /** Served directly: POST with exactly these paths. */
 const DIRECT_ROUTES: ReadonlyMap<string, EndpointSpec> = new Map<string, EndpointSpec>([

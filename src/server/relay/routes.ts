@@ -28,8 +28,6 @@ import type { RawBody } from './pipeline/body';
 import type { RelayRequest } from './pipeline/exchange';
 import { finishIfSilent } from './silent-reply';
 
-// The direct path (direct.ts) takes it from here with the error helpers.
-export { finishIfSilent } from './silent-reply';
 import { MIDJOURNEY_ROUTES, MJ_MODES, SUNO_ROUTES, type TaskRoute } from './tasks/routes';
 import { MjError, mjRefuse } from './tasks/midjourney/mj-error';
 import { parseJson } from './tasks/task-upstream';

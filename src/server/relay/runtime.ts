@@ -20,9 +20,6 @@ import { RelayMetrics } from '../metrics/relay-metrics';
 import { metricsEnabled } from '../metrics/access';
 import type { RelayLogger } from './logger';
 
-// The pipeline's hooks read the logger's type here, beside the runtime that holds it.
-export type { RelayLogger } from './logger';
-
 export class RelayRuntime {
   readonly auth: AuthCache;
   readonly channels: ChannelIndex;

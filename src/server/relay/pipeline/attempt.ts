@@ -14,7 +14,7 @@ import { ChannelKeyError, ProviderRequestError, type ParsedResponse, type Provid
 import { clientGoneError, fromUpstream, refuse, RelayError, transportError } from '../errors';
 import type { RelayChannel } from '../channels/channel-index';
 import type { RelayRuntime } from '../runtime';
-import type { UpstreamResponse } from '../upstream/pools';
+import type { UpstreamResponse } from '../upstream/call';
 import { ClientGone, UpstreamAbort } from '../upstream/abort';
 import { audioPromptTokens } from '../billing/audio-duration';
 import { imageLogExtra, imageQuota, imageRequestOf } from '../billing/image-price';

@@ -9,7 +9,7 @@ import { admitModelRequest } from '../../services/relay-guards/model-rate-limit'
 import { checkPromptSensitiveWords } from '../../services/relay-guards/sensitive-words';
 import { warnIfQuotaLow } from '../../services/notifications/quota-warning';
 import type { RelayMode } from '../providers/types';
-import type { RelayLogger } from '../runtime';
+import type { RelayLogger } from '../logger';
 
 /** What the pipeline reports back to the limiter when the request is over. */
 export interface RateLimitTicket {

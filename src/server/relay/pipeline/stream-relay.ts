@@ -17,7 +17,7 @@ import { plainEventBytes, SseParser } from '../stream/sse-parser';
 import { formatEvents, SSE_HEADERS, SseWriter } from '../stream/sse-writer';
 import { claudeErrorBody, clientGoneError, fromUpstream, geminiErrorBody, openaiErrorBody, transportError, type RelayError } from '../errors';
 import type { StreamFraming } from '../stream/json-array';
-import type { UpstreamResponse } from '../upstream/pools';
+import type { UpstreamResponse } from '../upstream/call';
 import { ClientGone, type UpstreamAbort } from '../upstream/abort';
 import { delivered, type Delivered, type Ending, type RelayCall, type Route } from './call';
 import { CompletionCounter } from './completion-counter';

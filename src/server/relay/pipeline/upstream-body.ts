@@ -1,5 +1,5 @@
 /** Small helpers for upstream answers: the error-body limit, headers and Retry-After. */
-import type { UpstreamResponse } from '../upstream/pools';
+import type { UpstreamResponse } from '../upstream/call';
 
 /** Error bodies are read up to this size: enough for any message, bounded against a runaway upstream. */
 export const ERROR_BODY_LIMIT = 64 * 1024;

@@ -16,9 +16,6 @@ import { withoutProxySecrets } from './proxy-url';
 import { websocketCall } from './websocket';
 import type { UpstreamCall, UpstreamResponse } from './call';
 
-// The pipeline reads the answer's type here, beside the pools that give it.
-export type { UpstreamResponse } from './call';
-
 /**
  * Connections per origin: not limited (as Go's default transport in the reference). A stream
  * holds its connection for as long as the model writes, so any bound would queue the streams
