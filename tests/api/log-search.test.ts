@@ -12,6 +12,7 @@ import type { NewLog } from '../../src/server/db/tables';
 import { LOG_TYPE } from '../../src/shared/roles';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
+import { insertChannel } from '../helpers/channels';
 import { createUser, type TestUser } from '../helpers/users';
 
 const FORBIDDEN = { success: false, message: '无权进行此操作，权限不足' };
@@ -50,21 +51,7 @@ describeEachDialect('log search and the token usage lookup', (dialect) => {
     alice = await createUser(s, 'alice');
     bob = await createUser(s, 'bob');
     const { db } = s.app.ctx;
-    await db
-      .insertInto('channels')
-      .values({
-        name: 'alpha',
-        key: 'sk-secret-of-alpha',
-        open_ai_organization: null,
-        test_model: null,
-        model_mapping: null,
-        status_code_mapping: null,
-        tag: null,
-        setting: null,
-        param_override: null,
-      })
-      .execute();
-    channel = (await db.selectFrom('channels').select('id').executeTakeFirstOrThrow()).id;
+    channel = (await insertChannel(db, { name: 'alpha', key: 'sk-secret-of-alpha' })).id;
     const tokenRows = [
       { key: KEY_A, user_id: alice.id, name: 'tok-a', status: 1 },
       // Disabled: its owner may still read its usage with the key.

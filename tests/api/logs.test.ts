@@ -4,6 +4,7 @@ import type { NewLog } from '../../src/server/db/tables';
 import { LOG_TYPE } from '../../src/shared/roles';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
+import { insertChannel } from '../helpers/channels';
 import { createUser, type TestUser } from '../helpers/users';
 
 const FORBIDDEN = { success: false, message: '无权进行此操作，权限不足' };
@@ -56,11 +57,7 @@ describeEachDialect('usage logs API', (dialect) => {
     alice = await createUser(s, 'alice');
     bob = await createUser(s, 'bob');
     const { db } = s.app.ctx;
-    for (const name of ['alpha', 'beta'])
-      await db
-        .insertInto('channels')
-        .values({ name, key: `sk-secret-of-${name}`, open_ai_organization: null, test_model: null, model_mapping: null, status_code_mapping: null, tag: null, setting: null, param_override: null })
-        .execute();
+    for (const name of ['alpha', 'beta']) await insertChannel(db, { name, key: `sk-secret-of-${name}` });
     const channels = await db.selectFrom('channels').select(['id', 'name']).orderBy('id').execute();
     alpha = channels[0]!.id;
     beta = channels[1]!.id;

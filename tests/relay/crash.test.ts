@@ -16,7 +16,7 @@ import OpenAI from 'openai';
 import { createTestDatabase, describeEachDialect, type TestDatabase } from '../helpers/dialects';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { openDatabase, parseDsn, type Db } from '../../src/server/db/connect';
-import { abilityRowsFor } from '../../src/server/services/channels/abilities.sync';
+import { insertChannel } from '../helpers/channels';
 import { freePort } from '../helpers/ports';
 
 const USER_QUOTA = 50_000_000;
@@ -133,26 +133,7 @@ describeEachDialect('relay ledger across kill -9', (dialect) => {
       ['fake', fake, 'gpt-4o-mini'],
       ['slow', slow, 'gpt-4o'],
     ] as const) {
-      await k
-        .insertInto('channels')
-        .values({
-          type: 1,
-          key: 'sk-fake-good',
-          name,
-          base_url: upstream.url,
-          models: model,
-          group: 'default',
-          open_ai_organization: null,
-          test_model: null,
-          model_mapping: null,
-          status_code_mapping: null,
-          tag: null,
-          setting: null,
-          param_override: null,
-        })
-        .execute();
-      const channel = await k.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
-      await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
+      await insertChannel(k, { type: 1, key: 'sk-fake-good', name, base_url: upstream.url, models: model, group: 'default' }, { abilities: true });
     }
 
     const client = new OpenAI({ apiKey: `sk-${key}`, baseURL: `${url}/v1`, maxRetries: 0, timeout: 60_000 });

@@ -13,7 +13,7 @@ import { parseExposition, valueOf } from '../helpers/prometheus';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { openDatabase, parseDsn, type Db } from '../../src/server/db/connect';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { abilityRowsFor } from '../../src/server/services/channels/abilities.sync';
+import { insertChannel } from '../helpers/channels';
 
 const TOKEN = 'cluster-scrape-secret-0123456789';
 const MODEL = 'gpt-4o-mini';
@@ -56,27 +56,7 @@ describe.skipIf(!DIALECTS[0]!.url)('metrics of a cluster (WORKERS=2)', () => {
     const key = randomBytes(24).toString('hex');
     await k.insertInto('tokens').values({ user_id: userId, key, name: 'metrics', remain_quota: 0, unlimited_quota: true, allow_ips: '', deleted_at: null }).execute();
     apiKey = `sk-${key}`;
-    await k
-      .insertInto('channels')
-      .values({
-        type: 1,
-        key: 'sk-fake-good',
-        name: 'fake',
-        base_url: fake.url,
-        models: MODEL,
-        group: 'default',
-        open_ai_organization: null,
-        test_model: null,
-        model_mapping: null,
-        status_code_mapping: null,
-        tag: null,
-        setting: null,
-        param_override: null,
-      })
-      .execute();
-    const channel = await k.selectFrom('channels').selectAll().where('name', '=', 'fake').executeTakeFirstOrThrow();
-    channelId = channel.id;
-    await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
+    channelId = (await insertChannel(k, { type: 1, key: 'sk-fake-good', name: 'fake', base_url: fake.url, models: MODEL, group: 'default' }, { abilities: true })).id;
 
     url = `http://127.0.0.1:${await freePort()}`;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

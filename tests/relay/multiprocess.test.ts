@@ -33,7 +33,7 @@ import { freePort } from '../helpers/ports';
 import { openDatabase, parseDsn, type Db } from '../../src/server/db/connect';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { hashPassword } from '../../src/server/services/users/setup';
-import { abilityRowsFor } from '../../src/server/services/channels/abilities.sync';
+import { insertChannel } from '../helpers/channels';
 
 const USER_QUOTA = 500_000_000;
 const PASSWORD = 'cluster-test-password-1';
@@ -277,27 +277,7 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
       const id = (await k.selectFrom('tokens').select('id').where('key', '=', key).executeTakeFirstOrThrow()).id;
       tokens[name] = { id, apiKey: `sk-${key}` };
     }
-    await k
-      .insertInto('channels')
-      .values({
-        type: 1,
-        key: 'sk-fake-good',
-        name: 'fake',
-        base_url: fake.url,
-        models: 'gpt-4o-mini',
-        group: 'default',
-        open_ai_organization: null,
-        test_model: null,
-        model_mapping: null,
-        status_code_mapping: null,
-        tag: null,
-        setting: null,
-        param_override: null,
-      })
-      .execute();
-    const channel = await k.selectFrom('channels').selectAll().where('name', '=', 'fake').executeTakeFirstOrThrow();
-    channelId = channel.id;
-    await k.insertInto('abilities').values(abilityRowsFor(channel)).execute();
+    channelId = (await insertChannel(k, { type: 1, key: 'sk-fake-good', name: 'fake', base_url: fake.url, models: 'gpt-4o-mini', group: 'default' }, { abilities: true })).id;
     // Registration with a mailed verification code (stored before the first start: the
     // master's seeding never overwrites a stored value).
     smtp = await startFakeSmtp({ account: SMTP_ACCOUNT });
