@@ -11,6 +11,7 @@ import { projectRoot } from '../../src/server/config';
 import { createAccount } from '../../src/server/services/users/user.service';
 import { describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
+import { CONSOLE_STATUS_FIELDS } from '../fixtures/status-fields';
 
 const FORBIDDEN = '无权进行此操作，权限不足';
 const REDIS = process.env.TEST_REDIS_URL;
@@ -241,48 +242,7 @@ describeEachDialect('options', (dialect) => {
 
   it('publishes every status field the console reads', async () => {
     const st = await status();
-    for (const field of [
-      'system_name',
-      'logo',
-      'footer_html',
-      'quota_per_unit',
-      'display_in_currency',
-      'enable_drawing',
-      'enable_task',
-      'enable_data_export',
-      'chats',
-      'data_export_default_time',
-      'default_collapse_sidebar',
-      'mj_notify_enabled',
-      'chat_link',
-      'docs_link',
-      'version',
-      'start_time',
-      'turnstile_check',
-      'turnstile_site_key',
-      'github_oauth',
-      'github_client_id',
-      'linuxdo_oauth',
-      'linuxdo_client_id',
-      'telegram_oauth',
-      'telegram_bot_name',
-      'wechat_login',
-      'wechat_qrcode',
-      'oidc_enabled',
-      'oidc_client_id',
-      'oidc_authorization_endpoint',
-      'email_verification',
-      'self_use_mode_enabled',
-      'demo_site_enabled',
-      'price',
-      'min_topup',
-      'top_up_link',
-      'server_address',
-      'enable_online_topup',
-      'setup',
-    ]) {
-      expect(st, field).toHaveProperty([field]);
-    }
+    for (const field of CONSOLE_STATUS_FIELDS) expect(st, field).toHaveProperty([field]);
     expect(st).toMatchObject({ price: 7.3, min_topup: 1, docs_link: '', enable_drawing: true, mj_notify_enabled: false });
   });
 

@@ -10,6 +10,7 @@ import { projectRoot } from '../../src/server/config';
 import { loadOptionSchemas } from '../../src/server/services/options/options.service';
 import { buildCatalogue, CatalogueError, type OptionProperty, type OptionSection } from '../../src/shared/options/catalogue';
 import { OptionValidator } from '../../src/shared/options/validator';
+import { CONSOLE_STATUS_FIELDS } from '../fixtures/status-fields';
 
 const root = projectRoot();
 const sections = loadOptionSchemas(join(root, 'schemas'));
@@ -129,44 +130,6 @@ const SEED_KEYS = {
   ],
 };
 
-/** The public status fields the console reads (docs/options.md#public-status). */
-const SEED_STATUS_FIELDS = [
-  'system_name',
-  'logo',
-  'footer_html',
-  'quota_per_unit',
-  'display_in_currency',
-  'enable_drawing',
-  'enable_task',
-  'enable_data_export',
-  'chats',
-  'data_export_default_time',
-  'default_collapse_sidebar',
-  'mj_notify_enabled',
-  'chat_link',
-  'docs_link',
-  'version',
-  'start_time',
-  'turnstile_check',
-  'turnstile_site_key',
-  'github_oauth',
-  'github_client_id',
-  'linuxdo_oauth',
-  'linuxdo_client_id',
-  'telegram_oauth',
-  'wechat_login',
-  'oidc_enabled',
-  'oidc_client_id',
-  'oidc_authorization_endpoint',
-  'wechat_qrcode',
-  'telegram_bot_name',
-  'email_verification',
-  'self_use_mode_enabled',
-  'demo_site_enabled',
-  'price',
-  'min_topup',
-  'top_up_link',
-];
 /** Facts the status route computes itself (src/server/api/status/status.routes.ts). */
 const ROUTE_STATUS_FIELDS = ['version', 'start_time', 'chat_link', 'server_address', 'enable_online_topup', 'enable_batch_update', 'setup'];
 
@@ -239,7 +202,7 @@ describe('the options catalogue in schemas/options', () => {
 
   it('publishes every status field the console reads, from a key or from the status route', () => {
     const published = new Set([...catalogue.keys.values()].map((d) => d.publicName).filter(Boolean));
-    for (const field of SEED_STATUS_FIELDS) expect(published.has(field) || ROUTE_STATUS_FIELDS.includes(field), field).toBe(true);
+    for (const field of CONSOLE_STATUS_FIELDS) expect(published.has(field) || ROUTE_STATUS_FIELDS.includes(field), field).toBe(true);
     for (const field of ROUTE_STATUS_FIELDS) expect(published.has(field), `${field} is computed by the route`).toBe(false);
   });
 
