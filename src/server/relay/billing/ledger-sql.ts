@@ -16,8 +16,8 @@ import type { SqlRunner } from './ledger-store';
 
 type Trx = SqlRunner;
 
-/** Ids per IN list and rows per multi-row INSERT: well under every database's limits. */
-const CHUNK = 200;
+/** Ids per IN list and rows per multi-row INSERT at most: well under every database's limits. */
+const CHUNK = 256;
 
 export interface ReserveItem {
   id: string;
@@ -67,9 +67,36 @@ export interface SettleItem {
   log?: Omit<Insertable<LogsTable>, 'quota'>;
 }
 
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+/*
+ * Statements come in a few lengths only. A statement's text depends on how many rows or ids
+ * it carries, and SQLite keeps every statement the ledger ran prepared (ledger-store.ts):
+ * with one text per length from 1 to 200, the log inserts alone held ~30 MB of prepared
+ * statements once a busy gateway had seen every batch size, and each new size cost a prepare.
+ * Now there are at most nine of each kind (lengths 1, 2, 4 … CHUNK).
+ */
+
+/** Rows for multi-row INSERTs: chunks whose lengths are powers of two (137 rows: 128, 8, 1). */
+export function insertChunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  for (let i = 0; i < items.length;) {
+    let size = CHUNK;
+    while (size > items.length - i) size >>= 1;
+    out.push(items.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+/** Ids for IN lists: chunks of CHUNK, the last padded to a power of two with its last id (a repeated id matches nothing more). */
+export function idLists<T>(ids: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    let size = 1;
+    while (size < chunk.length) size <<= 1;
+    while (chunk.length < size) chunk.push(chunk[chunk.length - 1]!);
+    out.push(chunk);
+  }
   return out;
 }
 
@@ -182,7 +209,7 @@ export class LedgerStatements {
         group.reduce((s, i) => s + i.amount, 0),
       );
     }
-    for (const chunk of chunks(accepted)) {
+    for (const chunk of insertChunks(accepted)) {
       await trx.run(
         `INSERT INTO quota_reservations (id, node, instance, user_id, token_id, amount, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         chunk.flatMap((i) => [i.id, node, instance, i.userId, i.tokenId, i.amount, now]),
@@ -233,11 +260,11 @@ export class LedgerStatements {
   /** Users' quota and limited tokens' remaining quota, as this transaction sees them. */
   async balances(trx: Trx, userIds: readonly number[], tokenIds: readonly number[]): Promise<Balances> {
     const out: Balances = { users: new Map(), tokens: new Map() };
-    for (const ids of chunks([...new Set(userIds)])) {
+    for (const ids of idLists([...new Set(userIds)])) {
       const { rows } = await trx.run(`SELECT id, quota FROM users WHERE id IN (${placeholders(ids.length)})`, ids);
       for (const row of rows) out.users.set(Number(row.id), Number(row.quota));
     }
-    for (const ids of chunks([...new Set(tokenIds)])) {
+    for (const ids of idLists([...new Set(tokenIds)])) {
       const { rows } = await trx.run(`SELECT id, remain_quota FROM tokens WHERE id IN (${placeholders(ids.length)})`, ids);
       for (const row of rows) out.tokens.set(Number(row.id), Number(row.remain_quota));
     }
@@ -317,11 +344,11 @@ export class LedgerStatements {
     const charged = items.map((item, n) => (open.has(item.reservationId) ? item.reserved : 0) + extra[n]!);
     await this.#countUsage(trx, items, charged, backToUser, backToToken, now);
     const logged = items.flatMap((item, n) => (item.log ? [n] : []));
-    for (const chunk of chunks(logged)) {
+    for (const chunk of insertChunks(logged)) {
       const row = `(${placeholders(LOG_COLUMNS.length)})`;
       await trx.run(this.#logInsertHead + chunk.map(() => row).join(', '), logValues(items, chunk, charged));
     }
-    for (const ids of chunks([...open])) await trx.run(`DELETE FROM quota_reservations WHERE id IN (${placeholders(ids.length)})`, ids);
+    for (const ids of idLists([...open])) await trx.run(`DELETE FROM quota_reservations WHERE id IN (${placeholders(ids.length)})`, ids);
     return charged;
   }
 
@@ -331,7 +358,7 @@ export class LedgerStatements {
 
   async #lockJournal(trx: Trx, ids: string[]): Promise<Set<string>> {
     const open = new Set<string>();
-    for (const chunk of chunks(ids)) {
+    for (const chunk of idLists(ids)) {
       const { rows } = await trx.run(`SELECT id FROM quota_reservations WHERE id IN (${placeholders(chunk.length)})${this.#forUpdate}`, chunk);
       for (const row of rows) open.add(String(row.id));
     }
