@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { precompress } from './scripts/precompress.ts';
+import { antdStaticStyles } from './scripts/antd-static-styles.ts';
 
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
@@ -99,7 +100,7 @@ function loginChunk(id: string, graph: ModuleGraph): string | null {
 }
 
 export default defineConfig({
-  plugins: [react(), redirectImports(), precompress()],
+  plugins: [react(), redirectImports(), antdStaticStyles(), precompress()],
   publicDir: 'src/web/public',
   build: {
     outDir: 'dist/web',

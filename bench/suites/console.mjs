@@ -174,7 +174,15 @@ async function timeReady(browser, url, route, { session, kind }) {
     const ms = await handle.jsonValue();
     const landed = new URL(page.url()).pathname;
     if (landed !== route) throw new Error(`${route}: the console went to ${landed}`);
-    return ms;
+    // What the page fetched and when (ms from navigation start), for reading where the time went.
+    const timeline = await page.evaluate(() =>
+      [...performance.getEntriesByType('resource'), ...performance.getEntriesByType('paint')].map((e) => ({
+        name: e.entryType === 'paint' ? `(${e.name})` : new URL(e.name).pathname + new URL(e.name).search,
+        start: e.startTime,
+        end: e.entryType === 'paint' ? e.startTime : e.responseEnd,
+      })),
+    );
+    return { ms, timeline };
   } finally {
     await context.close();
   }
@@ -183,9 +191,13 @@ async function timeReady(browser, url, route, { session, kind }) {
 /** `loads` cold loads after one not counted; the times (ms) and their median. */
 async function readyTimes(browser, url, route, options, loads) {
   await timeReady(browser, url, route, options);
-  const ms = [];
-  for (let i = 0; i < loads; i++) ms.push(await timeReady(browser, url, route, options));
-  return { route, kind: options.kind, ms, median: percentile(ms, 50), min: Math.min(...ms), max: Math.max(...ms) };
+  const runs = [];
+  for (let i = 0; i < loads; i++) runs.push(await timeReady(browser, url, route, options));
+  const ms = runs.map((r) => r.ms);
+  const median = percentile(ms, 50);
+  // The timeline of the load closest to the median.
+  const typical = runs.reduce((best, r) => (Math.abs(r.ms - median) < Math.abs(best.ms - median) ? r : best));
+  return { route, kind: options.kind, ms, median, min: Math.min(...ms), max: Math.max(...ms), timeline: typical.timeline, typicalMs: typical.ms };
 }
 
 /** `count` channels through the console API (CHANNELS_PER_CREATE per create); their ids. */
@@ -302,6 +314,26 @@ function printConsole(result) {
         ['loads', (t) => t.ms.map((ms) => ms.toFixed(0)).join(' ')],
       ],
       result.timings,
+    );
+  }
+  for (const t of result.timings) {
+    // Scripts are many and load together: the first and the last stand for them.
+    const scripts = t.timeline.filter((e) => e.name.endsWith('.js'));
+    const rows = t.timeline.filter((e) => !e.name.endsWith('.js'));
+    if (scripts.length) {
+      rows.push(
+        { name: `first of ${scripts.length} scripts`, ...scripts.reduce((a, b) => (b.start < a.start ? b : a)) },
+        { name: 'last script to arrive', ...scripts.reduce((a, b) => (b.end > a.end ? b : a)) },
+      );
+    }
+    printTable(
+      `Console ${t.route}, the load closest to the median (${t.typicalMs.toFixed(0)} ms until ${t.kind}): what it fetched, ms from navigation start`,
+      [
+        ['', (e) => (e.name.length > 60 ? `${e.name.slice(0, 57)}...` : e.name)],
+        ['start', (e) => fmt.ms(e.start, 0)],
+        ['end', (e) => fmt.ms(e.end, 0)],
+      ],
+      rows.sort((a, b) => a.start - b.start),
     );
   }
   for (const e of result.errors) console.log(`Console ${e.route}: not measured: ${e.message}`);

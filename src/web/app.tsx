@@ -3,7 +3,7 @@
  * refine around the signed-in ones (`signed-in-routes.tsx`, `refine-outlet.tsx`), i18n and
  * the theme.
  */
-import { ConfigProvider, theme } from 'antd';
+import { ConfigProvider } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import { useTranslation } from './use-translation';
@@ -15,6 +15,7 @@ import { PAGES } from './pages';
 import { FeedbackApp } from './state/feedback-app';
 import { StatusProvider } from './state/status-context';
 import { ThemeModeProvider, useThemeMode } from './state/theme-context';
+import { themeConfig } from './theme';
 
 const PUBLIC_PAGES = Object.entries(PAGES).flatMap(([path, { access, component }]) => (access === 'public' ? [{ path, Page: lazyChunk(component) }] : []));
 const SignedInRoutes = lazyChunk(SIGNED_IN_CHUNKS.routes);
@@ -42,14 +43,7 @@ function ThemedApp() {
   const { i18n } = useTranslation();
   const zh = i18n.language !== 'en';
   return (
-    <ConfigProvider
-      locale={zh ? zhCN : enUS}
-      button={{ autoInsertSpace: false }}
-      theme={{
-        algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
-        token: { colorPrimary: '#2563eb', borderRadius: 8 },
-      }}
-    >
+    <ConfigProvider locale={zh ? zhCN : enUS} button={{ autoInsertSpace: false }} theme={themeConfig(mode)}>
       <FeedbackApp>
         <StatusProvider>
           <ConsoleRoutes />

@@ -65,6 +65,28 @@ test('theme switches to dark and stays after a reload', async ({ page }) => {
   await shot(page, 'register-zh-dark');
 });
 
+test("antd's light-theme styles come from the build's CSS file; the dark theme makes its own", async ({ page }) => {
+  await page.goto('/login');
+  const submit = page.locator('button[type=submit]');
+  await expect(submit).toBeVisible();
+  // Nothing made at run time, yet the theme's primary colour and corner radius are on the form.
+  expect(await page.locator('style[data-css-hash]').count()).toBe(0);
+  expect(await submit.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(37, 99, 235)');
+  // A large input's radius, derived from the theme's borderRadius 8 (antd's own 6 would give 8px).
+  expect(
+    await page
+      .locator('.ant-input-affix-wrapper')
+      .first()
+      .evaluate((el) => getComputedStyle(el).borderRadius),
+  ).toBe('10px');
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect.poll(() => page.locator('style[data-css-hash]').count()).toBeGreaterThan(0);
+  const inputBg = await page.locator('input[type=password]').evaluate((el) => getComputedStyle(el.closest('.ant-input-affix-wrapper') ?? el).backgroundColor);
+  expect(inputBg).not.toBe('rgb(255, 255, 255)');
+  await shot(page, 'login-zh-dark-toggled');
+});
+
 test('protected routes send a guest to /login; unknown routes say not found', async ({ page }) => {
   await page.goto('/user');
   await expect(page).toHaveURL(/\/login$/);
