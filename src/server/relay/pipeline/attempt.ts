@@ -229,11 +229,10 @@ async function relayWhole(
     throw fromUpstream({ status: 500, message: err instanceof Error ? err.message : String(err), type: 'upstream_error', code: 'bad_response_body' });
   }
   if (parsed.error) throw fromUpstream(parsed.error);
+  const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
   let body: unknown = parsed.body;
   if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
   else if (input.responses) body = input.responses.whole(parsed.body, outcome.channel);
-  const usage = parsed.usage ?? localUsage(call, parsed, outcome.upstreamModel);
-  if (input.viaChat) body = claudeMessageFromOpenAI(parsed.body, call.model);
   else if (input.gemini) body = input.gemini.whole(parsed.body, usage);
   // Converted upstreams answer floats; the client may have asked for base64 (the openai SDK's default).
   if (input.mode === 'embeddings' && call.body.encoding_format === 'base64') body = embeddingsInBase64(body);
