@@ -25,7 +25,7 @@ async function componentStyles(): Promise<string> {
     import('react-dom/server'),
     import('antd'),
     import('@ant-design/cssinjs'),
-    import('../src/web/theme'),
+    import('../src/web/theme.ts'),
   ]);
   const cache = cssinjs.createCache();
   const { Form, Input, Typography, Layout } = antd;

@@ -44,4 +44,6 @@ export const SIGNED_IN_CHUNKS = {
   routes: componentChunk(() => import('./signed-in-routes'), 'SignedInRoutes'),
   refine: componentChunk(() => import('./refine-outlet'), 'RefineOutlet'),
   resourceScreen: componentChunk<typeof import('./crud/resource-screen'), { name: string }>(() => import('./crud/resource-screen'), 'ResourceScreen'),
+  /** Starts the first request of the list at an address (`crud/first-list.ts`). */
+  firstList: chunk(async () => (await import('./crud/first-list')).prefetchFirstList),
 };

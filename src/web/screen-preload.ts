@@ -8,14 +8,8 @@
 import { SIGNED_IN_CHUNKS } from './chunks';
 import { PAGES } from './pages';
 import { PAGE_PATHS } from './pages/page-paths';
+import { matchesPattern } from './route-pattern';
 import { readText, STORAGE_KEYS } from './storage';
-
-/** Whether a route pattern (`/chat/:id`) matches `pathname`, as react-router matches these simple patterns. */
-export function matchesPattern(pattern: string, pathname: string): boolean {
-  const want = pattern.split('/').filter(Boolean);
-  const got = pathname.split('/').filter(Boolean);
-  return want.length === got.length && want.every((segment, i) => segment.startsWith(':') || segment.toLowerCase() === got[i]!.toLowerCase());
-}
 
 /** Starts loading what `pathname` shows; settles when it is in (or failed: the route retries). */
 export function preloadScreen(pathname: string): Promise<unknown> {
@@ -27,5 +21,8 @@ export function preloadScreen(pathname: string): Promise<unknown> {
   const signedIn = readText(STORAGE_KEYS.user) !== null;
   const screen = !signedIn ? PAGES['/login'].component : (page?.component ?? SIGNED_IN_CHUNKS.resourceScreen);
   const frame = signedIn ? [SIGNED_IN_CHUNKS.refine, SIGNED_IN_CHUNKS.sider, SIGNED_IN_CHUNKS.sideNav] : [];
-  return Promise.all([SIGNED_IN_CHUNKS.routes, ...frame, screen].map((c) => c.load()));
+  // A list's first page is asked for as soon as the code that knows its query is in, and
+  // always before the console's first render (its small chunk shares the list screen's code).
+  const list = signedIn && !page ? [SIGNED_IN_CHUNKS.firstList.load().then((prefetchFirstList) => prefetchFirstList(pathname))] : [];
+  return Promise.all([...[SIGNED_IN_CHUNKS.routes, ...frame, screen].map((c) => c.load()), ...list]);
 }

@@ -9,7 +9,6 @@ import { useTable } from '@refinedev/antd';
 import type { HttpError } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, type TableColumnsType } from 'antd';
 import type { Breakpoint } from 'antd/es/_util/responsiveObserver';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useLabel } from './use-label';
 import { useNavigate } from 'react-router';
@@ -19,6 +18,7 @@ import { useIsMobile } from '../layout/use-is-mobile';
 import { usePublicStatus } from '../state/status-context';
 import { useStoredUser } from '../state/use-stored-user';
 import { ColumnChooser } from './column-chooser';
+import { listClock } from './first-list';
 import { DownloadButton } from './download-button';
 import { matches } from './conditions';
 import { ListToolbar } from './list-toolbar';
@@ -69,7 +69,8 @@ export function ResourceList({ resource }: { resource: ResourceDefinition }) {
   const api = apiFor(resource, role);
   const columnsForRole = forRole(resource.columns, role);
   const searchFields = forRole(resource.search?.fields, role);
-  const [initialSearch] = useState(() => searchDefaults(searchFields, dayjs()));
+  // At the time the entry's prefetch of this list used, so both ask for the same range (first-list.ts).
+  const [initialSearch] = useState(() => searchDefaults(searchFields, listClock(resource.name)));
   const [toggles, setToggleState] = useListToggles(resource.toggles);
   const [prefs, setPrefs] = useState<ColumnPrefs>(() => loadColumnPrefs(resource.name));
   const [selected, setSelected] = useState<Row[]>([]);

@@ -6,6 +6,7 @@
 import { clearStoredUser, getStoredUser } from '../auth-provider';
 import i18n from '../i18n';
 import { createApi } from '../wire/api';
+import { takePrefetched } from '../wire/prefetch';
 import type { TransportDeps } from '../wire/replies';
 
 /** A 401 means the session is gone: forget the user and sign in again. */
@@ -15,7 +16,8 @@ function onUnauthorized(): void {
 }
 
 export const transportDeps: TransportDeps = {
-  fetch: (input, init) => window.fetch(input, init),
+  // A GET the entry started ahead (wire/prefetch.ts) is answered with that response.
+  fetch: (input, init) => takePrefetched(input, init) ?? window.fetch(input, init),
   origin: window.location.origin,
   userId: () => getStoredUser()?.id,
   translate: (key, options) => String(i18n.t(key, options)),

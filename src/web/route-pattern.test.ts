@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesPattern } from './screen-preload';
+import { matchesPattern } from './route-pattern';
 
 describe('matchesPattern', () => {
   it('matches static paths, parameters and a trailing slash, case aside', () => {
