@@ -29,7 +29,10 @@ function run(script) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-if (existsSync(join(root, 'index.html')) && stale('dist/web/index.html', ['index.html', 'src/web', 'src/shared', 'resources', 'schemas', 'vite.config.ts', 'package.json'])) {
+if (
+  existsSync(join(root, 'index.html')) &&
+  stale('dist/web/index.html', ['index.html', 'src/web', 'src/shared', 'resources', 'schemas', 'vite.config.ts', 'scripts/antd-static-styles.ts', 'scripts/precompress.ts', 'package.json'])
+) {
   console.log('Building the console ...');
   run('build:web');
 }

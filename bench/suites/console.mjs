@@ -29,7 +29,8 @@ const CHANNELS_PER_CREATE = 50;
 
 /** Builds the console when dist/web is missing or older than its sources (scripts/start.mjs's rule). */
 export async function ensureWebBuild(log) {
-  if (!stale('dist/web/index.html', ['index.html', 'src/web', 'src/shared', 'resources', 'schemas', 'vite.config.ts', 'package.json'])) return;
+  if (!stale('dist/web/index.html', ['index.html', 'src/web', 'src/shared', 'resources', 'schemas', 'vite.config.ts', 'scripts/antd-static-styles.ts', 'scripts/precompress.ts', 'package.json']))
+    return;
   log('building the console (npm run build:web) ...');
   await npmScript('build:web');
 }
