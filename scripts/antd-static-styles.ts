@@ -105,7 +105,6 @@ async function componentStyles(): Promise<string> {
 
 export function antdStaticStyles(): Plugin {
   let fileName = '';
-  let css = '';
   return {
     name: 'switchyard-antd-static-styles',
     apply: 'build',
@@ -113,6 +112,7 @@ export function antdStaticStyles(): Plugin {
       // The class names antd gives in production (`css-<hash>`, not the development prefix).
       const nodeEnv = process.env.NODE_ENV;
       process.env.NODE_ENV = 'production';
+      let css: string;
       try {
         css = await componentStyles();
       } finally {

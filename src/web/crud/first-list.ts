@@ -12,7 +12,7 @@ import type { ResourceDefinition } from '../../shared/resources/definition';
 import { getStoredUser, hasRole } from '../auth-provider';
 import { matchesPattern } from '../route-pattern';
 import { transportDeps } from '../state/wire';
-import { buildUrl, listUrl } from '../wire/mappings';
+import { listUrl } from '../wire/mappings';
 import { prefetch } from '../wire/prefetch';
 import { requestHeaders } from '../wire/replies';
 import { loadPageSize } from './list-prefs';
@@ -36,7 +36,7 @@ export function listClock(resource: string): Dayjs {
 export function firstListUrl(resource: ResourceDefinition, role: number, now: Dayjs): string {
   const filters = valuesToFilters(searchDefaults(forRole(resource.search?.fields, role), now));
   const own = { api: apiFor(resource, role), search: resource.search };
-  return buildUrl(listUrl(own, { currentPage: 1, pageSize: loadPageSize() }, filters), toggleQuery(initialToggles(resource.toggles)));
+  return listUrl(own, { currentPage: 1, pageSize: loadPageSize() }, filters, toggleQuery(initialToggles(resource.toggles)));
 }
 
 /** Starts the first request of the list at `pathname`, if it is a list the signed-in user may see. */

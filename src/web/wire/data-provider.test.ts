@@ -89,6 +89,8 @@ describe('search', () => {
   it('keeps filters on the list route for resources without a search route', () => {
     const logs = { api: '/api/log/' } as ResourceDefinition;
     expect(listUrl(logs, { currentPage: 1, pageSize: 10 }, [{ field: 'type', operator: 'eq', value: 2 }])).toBe('/api/log/?p=0&page_size=10&type=2');
+    // The list's switches follow the page and the search.
+    expect(listUrl(users, { currentPage: 1, pageSize: 10 }, [], { id_sort: 'true' })).toBe('/api/user/?p=0&page_size=10&id_sort=true');
   });
 
   it('joins paths and query strings', () => {

@@ -31,7 +31,7 @@ export function createDataProvider(deps: WireDeps, httpClient: AxiosInstance = c
     async getList<TData extends BaseRecord>({ resource, pagination, filters, meta }: Parameters<DataProvider['getList']>[0]) {
       // `meta.api`: the collection for this user's role (logs: /api/log/ or /api/log/self/).
       const own = meta?.api ? { ...declared(resource), api: String(meta.api) } : declared(resource);
-      const { data } = await httpClient.get(buildUrl(listUrl(own, pagination, filters), meta?.query as Query | undefined));
+      const { data } = await httpClient.get(listUrl(own, pagination, filters, meta?.query as Query | undefined));
       return toListResult<TData>(data);
     },
 

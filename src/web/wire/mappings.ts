@@ -72,12 +72,16 @@ export function collectionOf(api: string): string {
   return api.slice(API_ROOT.length + 1).replace(/\/+$/, '');
 }
 
-/** The list URL: the search route when a search value is set and the resource has one. */
-export function listUrl(resource: Pick<ResourceDefinition, 'api' | 'search'>, pagination: Pagination | undefined, filters: CrudFilter[] | undefined): string {
+/**
+ * The list URL: the search route when a search value is set and the resource has one; `query`
+ * (the list's switches, `id_sort=true`) after the page and the search. The data provider and
+ * the entry's prefetch of a list's first page (`crud/first-list.ts`) both build it here.
+ */
+export function listUrl(resource: Pick<ResourceDefinition, 'api' | 'search'>, pagination: Pagination | undefined, filters: CrudFilter[] | undefined, query?: Query): string {
   const search = filtersToQuery(filters);
   const searching = Object.keys(search).length > 0;
   const path = searching && resource.search?.path ? joinPath(resource.api, resource.search.path) : resource.api;
-  return buildUrl(path, { ...toPageQuery(pagination), ...search });
+  return buildUrl(buildUrl(path, { ...toPageQuery(pagination), ...search }), query);
 }
 
 /** A list reply (`{items, total}`, or a bare array) → refine's `{data, total}`. */
