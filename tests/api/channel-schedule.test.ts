@@ -13,6 +13,7 @@ import { setChannelStatus } from '../../src/server/services/channels/channel.ser
 import { CHANNEL_STATUS } from '../../src/shared/channel-types';
 import { startFakeOpenAI, type FakeOpenAI } from '../fakes/openai';
 import { startFakeWebhook, WEBHOOK_CA_FILE, type FakeWebhook } from '../fakes/webhook';
+import { insertChannel } from '../helpers/channels';
 import { createTestDatabase, describeEachDialect } from '../helpers/dialects';
 import { startTestServer, type ApiClient, type TestServer } from '../helpers/server';
 
@@ -79,9 +80,16 @@ describeEachDialect('scheduled channel checks', (dialect) => {
       const failing = await createChannel(root, { base_url: fake.url, key: BAD });
       const recovered = await createChannel(root, { base_url: fake.url });
       const empty = await createChannel(root, { base_url: broke.url });
-      const manual = await createChannel(root, { base_url: fake.url, key: 'sk-manual-marker' });
+      // Disabled from its first instant: created enabled and disabled after, a sweep (every
+      // PERIOD_MINUTES) could test it in between, as it should an enabled channel.
+      const manual = (
+        await insertChannel(
+          s.app.ctx.db,
+          { type: 1, name: 'sched-manual', key: 'sk-manual-marker', base_url: fake.url, models: 'gpt-4o-mini', group: 'default', status: CHANNEL_STATUS.disabled },
+          { abilities: true },
+        )
+      ).id;
       await setChannelStatus(s.app.ctx, [recovered], CHANNEL_STATUS.autoDisabled, 'earlier failure');
-      await setChannelStatus(s.app.ctx, [manual], CHANNEL_STATUS.disabled);
       const row = (id: number) => s.app.ctx.db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
       await expect.poll(async () => (await row(failing)).status, { timeout: 15_000, interval: 200 }).toBe(CHANNEL_STATUS.autoDisabled);
