@@ -4,6 +4,7 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { cpus } from 'node:os';
 
 /** Clock ticks per second of /proc/<pid>/stat utime and stime. */
 export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
@@ -94,6 +95,29 @@ export function pinSelf() {
     execFileSync('taskset', ['-cp', CORES.client, String(process.pid)], { stdio: 'ignore' });
   } catch {
     // not fatal: figures only get noisier
+  }
+}
+
+/** Every core of the machine, as taskset writes them (`0-1`). */
+export const ALL_CORES = `0-${cpus().length - 1}`;
+
+/**
+ * Runs `start` (which starts processes) with the harness on `cores`, so what it starts, and
+ * everything those start later, runs there; the harness goes back to the client core after.
+ */
+export async function withCores(cores, start) {
+  const pin = (to) => {
+    try {
+      execFileSync('taskset', ['-a', '-cp', to, String(process.pid)], { stdio: 'ignore' });
+    } catch {
+      // not fatal: figures only get noisier
+    }
+  };
+  pin(cores);
+  try {
+    return await start();
+  } finally {
+    pin(CORES.client);
   }
 }
 

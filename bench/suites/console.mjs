@@ -12,10 +12,14 @@
 // field and submit button shown and enabled), and until /channel shows rows of a list of
 // `consoleChannels` channels (created through the console API before, deleted after), signed
 // in as root. The median of `consoleLoads` loads each, after one load that is not counted (the
-// server's first answers warm its file and database caches).
+// server's first answers warm its file and database caches). Chromium runs on every core of
+// the machine, as a visitor's browser has its computer's cores (the gateway, pinned to the
+// target core, shares one of them); the same loads with Chromium held to the client core
+// alone are printed beside, without a goal, for comparison with runs before this rule.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, printTable } from '../lib/report.mjs';
+import { ALL_CORES, CORES, withCores } from '../lib/procs.mjs';
 import { buildServer, createChannel, npmScript, removeGatewayFiles, ROOT, rootClient, stale, startGateway, stopGateway } from '../lib/gateway.mjs';
 import { percentile } from '../lib/stats.mjs';
 
@@ -230,11 +234,14 @@ async function signIn(context, url, session) {
  * `loads`: counted cold loads per timed route; `channels`: the size of the timed channel list.
  */
 export async function measureConsoleWeight(url, log, { root, loads = 7, channels = 200 } = {}) {
-  const result = { routes: [], timings: [], all: allBuiltScripts(), errors: [] };
+  const result = { routes: [], timings: [], oneCore: [], all: allBuiltScripts(), errors: [] };
   let browser;
+  let oneCoreBrowser;
   try {
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    const launch = () => chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await withCores(ALL_CORES, launch);
+    oneCoreBrowser = await withCores(CORES.client, launch);
     const plan = [
       ['/login', { ready: (page) => page.locator('input[type=password]').first().waitFor({ state: 'visible', timeout: 30_000 }) }],
       ['/channel', { session: root, ready: (page) => page.locator('.ant-table').first().waitFor({ state: 'visible', timeout: 30_000 }) }],
@@ -249,42 +256,48 @@ export async function measureConsoleWeight(url, log, { root, loads = 7, channels
         log(`console weight ${route}: ${message}`);
       }
     }
-    await timeConsole(browser, url, log, { root, loads, channels }, result);
+    await timeConsole({ goal: browser, oneCore: oneCoreBrowser }, url, log, { root, loads, channels }, result);
   } catch (err) {
     const message = String(err.message ?? err).split('\n')[0];
     result.errors.push({ route: '*', message });
     log(`console weight: ${message}`);
   } finally {
     await browser?.close();
+    await oneCoreBrowser?.close();
   }
   result.allDisk = result.all.reduce((n, s) => n + s.disk, 0);
   result.print = () => printConsole(result);
   return result;
 }
 
-/** The "usable" times: the sign-in form, then the channel list of `channels` seeded channels. */
-async function timeConsole(browser, url, log, { root, loads, channels }, result) {
+/**
+ * The "usable" times: the sign-in form, then the channel list of `channels` seeded channels;
+ * with `browsers.goal` (every core) into `result.timings`, then `browsers.oneCore` into `result.oneCore`.
+ */
+async function timeConsole(browsers, url, log, { root, loads, channels }, result) {
   const attempt = async (name, fn) => {
     try {
-      result.timings.push(await fn());
+      result.timings.push(await fn(browsers.goal));
+      result.oneCore.push(await fn(browsers.oneCore));
     } catch (err) {
       const message = String(err.message ?? err).split('\n')[0];
       result.errors.push({ route: name, message });
       log(`console ${name}: ${message}`);
     }
   };
-  log(`console: sign-in form usable, ${loads} cold loads ...`);
-  await attempt('login form', () => readyTimes(browser, url, '/login', { kind: 'login form' }, loads));
-  await attempt(`channel rows`, async () => {
-    if (!root?.user) throw new Error('no signed-in root session');
-    log(`console: /channel rows with ${channels} channels, ${loads} cold loads ...`);
-    const ids = await seedChannels(root, channels);
-    try {
-      return { ...(await readyTimes(browser, url, '/channel', { session: root, kind: 'channel rows' }, loads)), channels: ids.length };
-    } finally {
-      await deleteChannels(root, ids);
-    }
-  });
+  log(`console: sign-in form usable, ${loads} cold loads on every core, then on one ...`);
+  await attempt('login form', (browser) => readyTimes(browser, url, '/login', { kind: 'login form' }, loads));
+  if (!root?.user) {
+    result.errors.push({ route: 'channel rows', message: 'no signed-in root session' });
+    return;
+  }
+  log(`console: /channel rows with ${channels} channels, ${loads} cold loads on every core, then on one ...`);
+  const ids = await seedChannels(root, channels);
+  try {
+    await attempt('channel rows', async (browser) => ({ ...(await readyTimes(browser, url, '/channel', { session: root, kind: 'channel rows' }, loads)), channels: ids.length }));
+  } finally {
+    await deleteChannels(root, ids);
+  }
 }
 
 function printConsole(result) {
@@ -303,19 +316,19 @@ function printConsole(result) {
       `Everything ${r.route} loaded from the gateway (document, scripts, styles, API, ...): ${r.everything.count} responses, ${fmt.kb(r.everything.wire)} over the wire, ${fmt.kb(r.everything.decoded)} decoded.`,
     );
   }
+  const timingColumns = [
+    ['route', (t) => `${t.route}${t.channels ? ` (${t.channels} channels)` : ''}`],
+    ['until', 'kind'],
+    ['median', (t) => fmt.ms(t.median, 0)],
+    ['min', (t) => fmt.ms(t.min, 0)],
+    ['max', (t) => fmt.ms(t.max, 0)],
+    ['loads', (t) => t.ms.map((ms) => ms.toFixed(0)).join(' ')],
+  ];
   if (result.timings.length) {
-    printTable(
-      'Console usable, cold cache, loopback (ms from navigation start; one uncounted load first)',
-      [
-        ['route', (t) => `${t.route}${t.channels ? ` (${t.channels} channels)` : ''}`],
-        ['until', 'kind'],
-        ['median', (t) => fmt.ms(t.median, 0)],
-        ['min', (t) => fmt.ms(t.min, 0)],
-        ['max', (t) => fmt.ms(t.max, 0)],
-        ['loads', (t) => t.ms.map((ms) => ms.toFixed(0)).join(' ')],
-      ],
-      result.timings,
-    );
+    printTable(`Console usable, cold cache, loopback, Chromium on cores ${ALL_CORES} (ms from navigation start; one uncounted load first)`, timingColumns, result.timings);
+  }
+  if (result.oneCore.length) {
+    printTable(`The same with Chromium held to core ${CORES.client} alone (no goal; as runs before session 11 measured)`, timingColumns, result.oneCore);
   }
   for (const t of result.timings) {
     // Scripts are many and load together: the first and the last stand for them.
@@ -370,11 +383,13 @@ export function consoleGoals(result, goals) {
 
 function timeGoal(result, goals, kind, name, goalMs) {
   const t = result.timings.find((x) => x.kind === kind);
+  const one = result.oneCore.find((x) => x.kind === kind);
   goals.add(
     name,
     t ? t.median <= goalMs : undefined,
     t
-      ? `median ${t.median.toFixed(0)} ms of ${t.ms.length} loads (${t.min.toFixed(0)}–${t.max.toFixed(0)} ms)${t.channels ? `, ${t.channels} channels` : ''}`
+      ? `median ${t.median.toFixed(0)} ms of ${t.ms.length} loads (${t.min.toFixed(0)}–${t.max.toFixed(0)} ms)${t.channels ? `, ${t.channels} channels` : ''}, Chromium on cores ${ALL_CORES}` +
+          (one ? `; on core ${CORES.client} alone ${one.median.toFixed(0)} ms` : '')
       : `not measured: ${result.errors.find((e) => e.route === kind)?.message ?? '?'}`,
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { SiderProps } from 'antd';
 import type { ComponentType } from 'react';
+import type { StoredUser } from './auth-provider';
 
 export interface Chunk<T> {
   /** Starts loading (once; again after a failure) and settles with the value. */
@@ -36,11 +37,13 @@ export function componentChunk<M, P = object>(load: () => Promise<M>, name: keyo
 
 /**
  * The signed-in side of the console: its routes, refine around them, the resource screens,
- * and the frame's side navigation (antd's Sider and the menu in it).
+ * and the frame's signed-in parts (antd's Sider with the menu in it, the user's menu).
  */
 export const SIGNED_IN_CHUNKS = {
   sider: componentChunk<typeof import('antd/es/layout/Sider'), SiderProps>(() => import('antd/es/layout/Sider'), 'default'),
   sideNav: componentChunk<typeof import('./layout/side-nav'), { collapsed: boolean; onToggle: () => void }>(() => import('./layout/side-nav'), 'SiderNav'),
+  /** The top bar's menu of the signed-in user (avatar, personal page, logout). */
+  userMenu: componentChunk<typeof import('./layout/signed-in-menu'), { user: StoredUser }>(() => import('./layout/signed-in-menu'), 'SignedInMenu'),
   routes: componentChunk(() => import('./signed-in-routes'), 'SignedInRoutes'),
   refine: componentChunk(() => import('./refine-outlet'), 'RefineOutlet'),
   resourceScreen: componentChunk<typeof import('./crud/resource-screen'), { name: string }>(() => import('./crud/resource-screen'), 'ResourceScreen'),

@@ -20,7 +20,7 @@ export function preloadScreen(pathname: string): Promise<unknown> {
   // user its guard sends the visitor to sign in.
   const signedIn = readText(STORAGE_KEYS.user) !== null;
   const screen = !signedIn ? PAGES['/login'].component : (page?.component ?? SIGNED_IN_CHUNKS.resourceScreen);
-  const frame = signedIn ? [SIGNED_IN_CHUNKS.refine, SIGNED_IN_CHUNKS.sider, SIGNED_IN_CHUNKS.sideNav] : [];
+  const frame = signedIn ? [SIGNED_IN_CHUNKS.refine, SIGNED_IN_CHUNKS.sider, SIGNED_IN_CHUNKS.sideNav, SIGNED_IN_CHUNKS.userMenu] : [];
   // A list's first page is asked for as soon as the code that knows its query is in, and
   // always before the console's first render (its small chunk shares the list screen's code).
   const list = signedIn && !page ? [SIGNED_IN_CHUNKS.firstList.load().then((prefetchFirstList) => prefetchFirstList(pathname))] : [];

@@ -155,3 +155,19 @@ test('the console entry is never cached, its hashed assets are cached for good',
   const asset = await page.request.get(script!);
   expect(asset.headers()['cache-control']).toContain('immutable');
 });
+
+test("a signed-in page shows the user's menu in its first render, not a render later", async ({ page }) => {
+  await login(page, ROOT.username, ROOT.password);
+  // Notes, at the first DOM change that shows the top bar, whether the user's menu is in it.
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('.sy-topbar')) return;
+      (window as unknown as { menuWithBar: boolean }).menuWithBar = document.querySelector('[data-testid="user-menu"]') !== null;
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto('/channel');
+  await expect(page.getByTestId('user-menu')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { menuWithBar?: boolean }).menuWithBar)).toBe(true);
+});

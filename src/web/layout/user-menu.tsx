@@ -4,15 +4,19 @@
  * self-use mode).
  */
 import { Button, Space } from 'antd';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useTranslation } from '../use-translation';
 import { Link } from 'react-router';
+import { SIGNED_IN_CHUNKS } from '../chunks';
+import { lazyChunk } from '../lazy-chunk';
 import { usePublicStatus } from '../state/status-context';
 import { useStoredUser } from '../state/use-stored-user';
 import { useIsMobile } from './use-is-mobile';
 
-// Only for someone signed in, so guests (the sign-in page) load no Dropdown or Avatar.
-const SignedInMenu = lazy(async () => ({ default: (await import('./signed-in-menu')).SignedInMenu }));
+// Only for someone signed in, so guests (the sign-in page) load no Dropdown or Avatar. A
+// signed-in visit loads it with its first screen (`screen-preload.ts`): were it to suspend the
+// first render, React would render the whole screen again once it came.
+const SignedInMenu = lazyChunk(SIGNED_IN_CHUNKS.userMenu);
 
 export function UserMenu() {
   const { t } = useTranslation();
