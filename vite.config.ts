@@ -67,8 +67,6 @@ function redirectImports(): Plugin {
   };
 }
 
-const LOGIN_PAGE = own('src/web/pages/account/login-page.tsx');
-
 /**
  * A package's index that re-exports all its components: importing one component through it
  * puts every component in the module graph, so a walk of the graph stops there (whatever the
@@ -90,14 +88,22 @@ function staticImports(graph: ModuleGraph, from: string): Set<string> {
   return found;
 }
 
-const loginModules = new WeakMap<ModuleGraph, Set<string>>();
-
-/** The sign-in page's chunk: the page and what it imports beyond the frame's chunk. */
-function loginChunk(id: string, graph: ModuleGraph): string | null {
-  let modules = loginModules.get(graph);
-  if (!modules) loginModules.set(graph, (modules = staticImports(graph, LOGIN_PAGE)));
-  return modules.has(id) ? 'login' : null;
+/**
+ * A chunk group's `name` for rolldown's `codeSplitting.groups`: the modules that `entries`
+ * import statically, directly or not (barrels aside), are the group's (`chunkName`), unless a
+ * group of higher priority took them first.
+ */
+function importedBy(chunkName: string, entries: string[]) {
+  const found = new WeakMap<ModuleGraph, Set<string>>();
+  return (id: string, graph: ModuleGraph): string | null => {
+    let modules = found.get(graph);
+    if (!modules) found.set(graph, (modules = new Set(entries.flatMap((entry) => [...staticImports(graph, own(entry))]))));
+    return modules.has(id) ? chunkName : null;
+  };
 }
+
+/** The modules behind `SIGNED_IN_CHUNKS` (src/web/chunks.ts): the signed-in side's code. */
+const SIGNED_IN_MODULES = ['src/web/signed-in-routes.tsx', 'src/web/refine-outlet.tsx', 'src/web/crud/resource-screen.tsx', 'src/web/layout/side-nav.tsx', 'src/web/layout/signed-in-menu.tsx'];
 
 export default defineConfig({
   plugins: [react(), redirectImports(), antdStaticStyles(), precompress()],
@@ -115,14 +121,24 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
-          // Everything the entry imports (the console's frame) in one chunk, and the sign-in
-          // page with what it adds in another, rather than the dozens of shared pieces
-          // automatic splitting cuts them into, each a request with its own headers (about
-          // 1 KB with the security headers) and compressed apart. Screens sharing a piece of
-          // the sign-in page's load it from there; the rest keep automatic splitting.
+          // Everything the entry imports (the console's frame) in one chunk; the sign-in page
+          // with what it adds in a second; what the first request of a list needs in a third
+          // (small, so that request leaves while the next one downloads); the signed-in side
+          // (its routes, refine, the resource screens and the frame's signed-in parts, with
+          // what they import) in a fourth. Not the dozens of shared pieces automatic
+          // splitting cuts them into: each is a request with its own headers (about 1 KB with
+          // the security headers), compressed apart, and the browser fetches six at a time,
+          // so /channel's list request waited behind ~60 of them. Screens sharing a piece of
+          // a group load it from there; the rest keep automatic splitting.
+          // The first two take only what their pages import beyond the entry's chunk; the
+          // last two take their modules' dependencies too (rolldown's default), which keeps
+          // the chunks free of import cycles: modules the signed-in side reaches through
+          // antd's index would otherwise land in chunks that import the group back.
           groups: [
-            { name: 'console', tags: ['$initial'], priority: 2, includeDependenciesRecursively: false },
-            { name: loginChunk, debugName: 'login', priority: 1, includeDependenciesRecursively: false },
+            { name: 'console', tags: ['$initial'], priority: 4, includeDependenciesRecursively: false },
+            { name: importedBy('login', ['src/web/pages/account/login-page.tsx']), debugName: 'login', priority: 3, includeDependenciesRecursively: false },
+            { name: importedBy('first-list', ['src/web/crud/first-list.ts']), debugName: 'first-list', priority: 2 },
+            { name: importedBy('signed-in', SIGNED_IN_MODULES), debugName: 'signed-in', priority: 1 },
           ],
         },
       },

@@ -171,3 +171,38 @@ test("a signed-in page shows the user's menu in its first render, not a render l
   await expect(page.getByTestId('user-menu')).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { menuWithBar?: boolean }).menuWithBar)).toBe(true);
 });
+
+test('no two chunks of the console import each other, directly or not', async ({ page }) => {
+  // With a cycle, which module of it runs first depends on which chunk arrives first, and a
+  // screen can meet an import that is not defined yet (seen: "element type is invalid").
+  const html = await (await page.request.get('/')).text();
+  const entries = [...html.matchAll(/<script type="module"[^>]* src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  expect(entries.length).toBeGreaterThan(0);
+  const staticDeps = new Map<string, string[]>();
+  const queue = [...entries];
+  while (queue.length) {
+    const chunk = queue.shift()!;
+    if (staticDeps.has(chunk)) continue;
+    const code = await (await page.request.get(chunk)).text();
+    const resolve = (spec: string) => new URL(spec, `http://x${chunk}`).pathname;
+    const imports = [...code.matchAll(/(?:import|export)\s*(?:[\w${},*\s]+from\s*)?["'](\.\.?\/[^"']+\.js)["']/g)].map((m) => resolve(m[1]!));
+    // Chunks loaded later are named in strings (`import("./x.js")` and the preload list's "assets/x.js").
+    const dynamic = [...code.matchAll(/["'`]((?:\.\.?\/|\/?assets\/)[\w.$-]+\.js)["'`]/g)].map((m) => (m[1]!.startsWith('.') ? resolve(m[1]!) : `/${m[1]!.replace(/^\//, '')}`));
+    staticDeps.set(chunk, imports);
+    queue.push(...imports, ...dynamic);
+  }
+  // Every chunk of the build is reached from the entry, so the walk covers the signed-in side.
+  expect(staticDeps.size).toBeGreaterThan(20);
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (chunk: string, path: string[]) => {
+    state.set(chunk, 'open');
+    for (const next of staticDeps.get(chunk) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path, chunk, next].join(' → '));
+      else if (!state.has(next)) visit(next, [...path, chunk]);
+    }
+    state.set(chunk, 'done');
+  };
+  for (const chunk of staticDeps.keys()) if (!state.has(chunk)) visit(chunk, []);
+  expect(cycles).toEqual([]);
+});
