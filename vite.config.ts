@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import { precompress } from './scripts/precompress.ts';
 import { antdStaticStyles } from './scripts/antd-static-styles.ts';
+import { prerenderLogin } from './scripts/prerender-login.ts';
 
 const server = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
 
@@ -106,7 +107,7 @@ function importedBy(chunkName: string, entries: string[]) {
 const SIGNED_IN_MODULES = ['src/web/signed-in-routes.tsx', 'src/web/refine-outlet.tsx', 'src/web/crud/resource-screen.tsx', 'src/web/layout/side-nav.tsx', 'src/web/layout/signed-in-menu.tsx'];
 
 export default defineConfig({
-  plugins: [react(), redirectImports(), antdStaticStyles(), precompress()],
+  plugins: [react(), redirectImports(), antdStaticStyles(), precompress(), prerenderLogin([redirectImports()])],
   publicDir: 'src/web/public',
   build: {
     outDir: 'dist/web',

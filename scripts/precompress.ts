@@ -21,6 +21,16 @@ function* files(dir: string): Generator<string> {
   }
 }
 
+/** Writes `file`'s Brotli and gzip copies beside it (those smaller than the file). */
+export function compressCopies(file: string): void {
+  const body = readFileSync(file);
+  if (body.length < MIN_BYTES) return;
+  const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  if (br.length < body.length) writeFileSync(`${file}.br`, br);
+  const gz = gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
+  if (gz.length < body.length) writeFileSync(`${file}.gz`, gz);
+}
+
 /** `outDir`: the folder to compress; by default the build's own (Vite's `build.outDir`). */
 export function precompress(outDir?: string): Plugin {
   let dir = outDir;
@@ -33,15 +43,7 @@ export function precompress(outDir?: string): Plugin {
     closeBundle() {
       // A build that failed before writing anything leaves nothing to compress.
       if (!dir || !existsSync(dir)) return;
-      for (const file of files(dir)) {
-        if (!TEXT.test(file)) continue;
-        const body = readFileSync(file);
-        if (body.length < MIN_BYTES) continue;
-        const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
-        if (br.length < body.length) writeFileSync(`${file}.br`, br);
-        const gz = gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
-        if (gz.length < body.length) writeFileSync(`${file}.gz`, gz);
-      }
+      for (const file of files(dir)) if (TEXT.test(file)) compressCopies(file);
     },
   };
 }

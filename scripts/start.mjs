@@ -31,7 +31,18 @@ function run(script) {
 
 if (
   existsSync(join(root, 'index.html')) &&
-  stale('dist/web/index.html', ['index.html', 'src/web', 'src/shared', 'resources', 'schemas', 'vite.config.ts', 'scripts/antd-static-styles.ts', 'scripts/precompress.ts', 'package.json'])
+  stale('dist/web/index.html', [
+    'index.html',
+    'src/web',
+    'src/shared',
+    'resources',
+    'schemas',
+    'vite.config.ts',
+    'scripts/antd-static-styles.ts',
+    'scripts/precompress.ts',
+    'scripts/prerender-login.ts',
+    'package.json',
+  ])
 ) {
   console.log('Building the console ...');
   run('build:web');

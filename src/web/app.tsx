@@ -6,8 +6,9 @@
 import { ConfigProvider } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
+import { useEffect } from 'react';
 import { useTranslation } from './use-translation';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router';
 import { SIGNED_IN_CHUNKS } from './chunks';
 import { AppLayout } from './layout/app-layout';
 import { lazyChunk } from './lazy-chunk';
@@ -53,12 +54,19 @@ function ThemedApp() {
   );
 }
 
-export function ConsoleApp() {
-  return (
-    <BrowserRouter>
-      <ThemeModeProvider>
-        <ThemedApp />
-      </ThemeModeProvider>
-    </BrowserRouter>
+/** Marks <html> once the console's first render is in the page (`data-console="ready"`): a prerendered page is hydrated then. */
+function markReady(): void {
+  document.documentElement.dataset.console = 'ready';
+}
+
+/** `location`: the address to render at, for the build's prerendering (`prerender/`); the browser's otherwise. */
+export function ConsoleApp({ location }: { location?: string }) {
+  // The root's effects run last in a commit: the whole console is in by then.
+  useEffect(markReady, []);
+  const app = (
+    <ThemeModeProvider>
+      <ThemedApp />
+    </ThemeModeProvider>
   );
+  return location === undefined ? <BrowserRouter>{app}</BrowserRouter> : <StaticRouter location={location}>{app}</StaticRouter>;
 }

@@ -16,7 +16,8 @@ const language = () => i18n.language;
 
 /** `t` changes identity with the language, so effects and memos that use it run again. */
 export function useTranslation(): { t: TFunction; i18n: typeof i18n } {
-  const lng = useSyncExternalStore(subscribe, language);
+  // The same on a prerendered page (`prerender/`): it is hydrated only in its own language.
+  const lng = useSyncExternalStore(subscribe, language, language);
   const t = useMemo(() => i18n.getFixedT(lng), [lng]);
   return { t, i18n };
 }

@@ -16,6 +16,9 @@ const sqlite = { name: 'sqlite' as const, url: 'sqlite' };
 /** A script large enough to be compressed (the plugin skips files under 1 KB). */
 const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, n) => `word-${n}`))};\n`;
 
+/** What scripts/prerender-login.ts writes: index.html with the sign-in page inside #root. */
+const LOGIN_PAGE = `<!doctype html><div id="root" data-prerendered="/login"><form>${'<input/>'.repeat(300)}</form></div><script type="module" src="/assets/app-1a2b3c.js"></script>`;
+
 async function get(url: string, acceptEncoding?: string) {
   const res = await request(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
   const body = Buffer.from(await res.body.arrayBuffer());
@@ -29,6 +32,7 @@ describe('console files as served', () => {
     web = mkdtempSync(join(tmpdir(), 'switchyard-web-'));
     mkdirSync(join(web, 'assets'));
     writeFileSync(join(web, 'index.html'), `<!doctype html><div id="root"></div><script type="module" src="/assets/app-1a2b3c.js"></script>${' '.repeat(2000)}`);
+    writeFileSync(join(web, 'login.html'), LOGIN_PAGE);
     writeFileSync(join(web, 'assets', 'app-1a2b3c.js'), SCRIPT);
     writeFileSync(join(web, 'assets', 'tiny-4d5e6f.js'), 'export {};');
     const plugin = precompress(web) as { closeBundle: () => void };
@@ -79,6 +83,19 @@ describe('console files as served', () => {
       const html = page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.headers['content-encoding'] === 'gzip' ? gunzipSync(page.body) : page.body;
       expect(html.toString(), path).toContain('/assets/app-1a2b3c.js');
     }
+  });
+
+  it('send the prerendered sign-in page for /login (and its query), never cached; index.html elsewhere', async () => {
+    const decoded = (page: Awaited<ReturnType<typeof get>>) =>
+      (page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.headers['content-encoding'] === 'gzip' ? gunzipSync(page.body) : page.body).toString();
+    for (const path of ['/login', '/login?expired=true']) {
+      const page = await get(s.url + path, 'gzip, br');
+      expect(page.status, path).toBe(200);
+      expect(page.headers['cache-control'], path).toBe('no-cache');
+      expect(page.headers['content-type'], path).toMatch(/^text\/html/);
+      expect(decoded(page), path).toBe(LOGIN_PAGE);
+    }
+    for (const path of ['/', '/register', '/login/x']) expect(decoded(await get(s.url + path, 'br')), path).not.toContain('data-prerendered');
   });
 
   it('answer a missing asset with 404, compressed or not', async () => {

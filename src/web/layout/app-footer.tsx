@@ -9,6 +9,7 @@ import { PlainText } from '../components/plain-typography';
 import { readText, STORAGE_KEYS } from '../storage';
 import { DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus, useStatusFresh } from '../state/status-context';
+import { useHydrating } from '../prerender/hydration';
 
 export const FOOTER_RETRY_MS = 200;
 export const FOOTER_RETRIES = 5;
@@ -59,7 +60,10 @@ export function AppFooter() {
   const html = useFooterHtml();
 
   const safe = useSafeHtml(html);
+  const hydrating = useHydrating();
 
+  // The prerendered page leaves the credit (the site's name) out until the console knows it.
+  if (hydrating) return <div className="sy-footer" />;
   if (safe) return <div className="sy-footer sy-footer-custom" dangerouslySetInnerHTML={{ __html: safe }} />;
   return (
     <div className="sy-footer">

@@ -10,8 +10,8 @@ import { useTranslation } from '../use-translation';
 import { Link, useLocation } from 'react-router';
 import { LazyTooltip } from '../components/lazy-tooltip';
 import { PlainText } from '../components/plain-typography';
+import { SiteLogo, SiteName } from '../components/site-brand';
 import { isRouted } from '../routes';
-import { DEFAULT_LOGO, DEFAULT_SYSTEM_NAME } from '../state/public-status';
 import { usePublicStatus } from '../state/status-context';
 import { useThemeMode } from '../state/theme-context';
 import { useStoredUser } from '../state/use-stored-user';
@@ -20,6 +20,7 @@ import { buildTopLinks, isNewYearsDay, selectedKey } from './nav-model';
 import { TopNav } from './top-nav';
 import { useIsMobile } from './use-is-mobile';
 import { UserMenu } from './user-menu';
+import { useHydrating } from '../prerender/hydration';
 
 // Shown on 1 January only; its Dropdown stays out of the other days' pages.
 const NewYearEgg = lazy(async () => ({ default: (await import('./new-year-egg')).NewYearEgg }));
@@ -27,7 +28,9 @@ const NewYearEgg = lazy(async () => ({ default: (await import('./new-year-egg'))
 // A component of its own, so the bar's Space keeps an item for it every day and its spacing
 // stays as it was when the egg decided for itself whether to show.
 function NewYearSlot() {
-  if (!isNewYearsDay(new Date())) return null;
+  // The prerendered sign-in page has no day: the egg shows right after hydration.
+  const hydrating = useHydrating();
+  if (hydrating || !isNewYearsDay(new Date())) return null;
   return (
     <Suspense fallback={null}>
       <NewYearEgg />
@@ -64,10 +67,10 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
     <div className="sy-topbar">
       {isMobile && <Button type="text" icon={<MenuOutlined />} onClick={onOpenMenu} aria-label={t('header.openMenu')} data-testid="open-menu" />}
       <Link to="/" className="sy-brand">
-        <img src={status.logo || DEFAULT_LOGO} alt="" width={28} height={28} />
+        <SiteLogo size={28} />
         {!isMobile && (
           <PlainText strong className="sy-brand-name">
-            {status.system_name || DEFAULT_SYSTEM_NAME}
+            <SiteName />
           </PlainText>
         )}
       </Link>

@@ -11,5 +11,10 @@ function subscribe(onChange: () => void): () => void {
 }
 
 export function useIsMobile(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(QUERY).matches);
+  // A prerendered page was laid out for a desktop: hydrated as such, then measured.
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(QUERY).matches,
+    () => false,
+  );
 }

@@ -1,8 +1,10 @@
 /**
- * Makes the public status available to every screen. The stored copy is used at once; the
- * server's answer replaces it when it arrives (and is stored for the next start).
+ * Makes the public status available to every screen. The stored copy is used at once (right
+ * after hydration when the page was prerendered, which had none); the server's answer
+ * replaces it when it arrives (and is stored for the next start).
  */
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useHydrating } from '../prerender/hydration';
 import { useTranslation } from '../use-translation';
 import { readStoredStatus, storeStatus, type PublicStatus } from './public-status';
 import { api } from './wire';
@@ -19,7 +21,10 @@ const StatusContext = createContext<StatusState>({ status: {}, fresh: false });
 export function StatusProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { message } = useApp();
-  const [state, setState] = useState<StatusState>(() => ({ status: readStoredStatus(), fresh: false }));
+  const hydrating = useHydrating();
+  const stored = useMemo<StatusState>(() => ({ status: hydrating ? {} : readStoredStatus(), fresh: false }), [hydrating]);
+  const [answered, setState] = useState<StatusState | null>(null);
+  const state = answered ?? stored;
 
   useEffect(() => {
     let cancelled = false;

@@ -3,5 +3,6 @@ import { useSyncExternalStore } from 'react';
 import { getStoredUser, subscribeUser, type StoredUser } from '../auth-provider';
 
 export function useStoredUser(): StoredUser | undefined {
-  return useSyncExternalStore(subscribeUser, getStoredUser);
+  // Nobody is signed in on a prerendered page (`prerender/`).
+  return useSyncExternalStore(subscribeUser, getStoredUser, () => undefined);
 }

@@ -18,7 +18,10 @@ function onUnauthorized(): void {
 export const transportDeps: TransportDeps = {
   // A GET the entry started ahead (wire/prefetch.ts) is answered with that response.
   fetch: (input, init) => takePrefetched(input, init) ?? window.fetch(input, init),
-  origin: window.location.origin,
+  // Read when asked: the sign-in page is also rendered at build time, where there is no window.
+  get origin() {
+    return window.location.origin;
+  },
   userId: () => getStoredUser()?.id,
   translate: (key, options) => String(i18n.t(key, options)),
   onUnauthorized,

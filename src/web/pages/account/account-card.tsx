@@ -6,11 +6,9 @@
 import { theme } from 'antd';
 import type { ReactNode } from 'react';
 import { PlainTitle } from '../../components/plain-typography';
-import { DEFAULT_LOGO } from '../../state/public-status';
-import { usePublicStatus } from '../../state/status-context';
+import { SiteLogo } from '../../components/site-brand';
 
 export function AccountCard({ title, children }: { title: string; children: ReactNode }) {
-  const status = usePublicStatus();
   const { token } = theme.useToken();
   return (
     <div className="sy-account">
@@ -28,7 +26,7 @@ export function AccountCard({ title, children }: { title: string; children: Reac
         }}
       >
         <div className="sy-account-head">
-          <img src={status.logo || DEFAULT_LOGO} alt="" width={40} height={40} />
+          <SiteLogo size={40} />
           <PlainTitle level={3} style={{ margin: 0 }}>
             {title}
           </PlainTitle>

@@ -13,7 +13,8 @@ import Password from 'antd/es/input/Password';
 // Directly, not through the icons' index: see the sign-in chunk in vite.config.ts.
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
-import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { InputRef } from 'antd/es/input';
 import { useTranslation } from '../../use-translation';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { login } from '../../auth-provider';
@@ -26,6 +27,8 @@ import { ThirdPartyLogin } from './third-party-login';
 import { useFinishLogin } from './use-finish-login';
 import { useTurnstile } from './use-turnstile';
 import { useApp } from '../../state/feedback-app';
+import { takeHeldSubmit } from '../../prerender/held-submit';
+import { useHydrating } from '../../prerender/hydration';
 
 // Shown only after a session expired.
 const Alert = lazy(() => import('antd/es/alert'));
@@ -35,12 +38,34 @@ interface LoginValues {
   password?: string;
 }
 
-/** One item of the plain form: a large input whose id, name and test id are its field's. */
+/**
+ * One item of the plain form: a large input whose id, name and test id are its field's.
+ * antd's input sets the value it holds on every render; on the prerendered page a visitor
+ * may have typed before hydration, so the field takes what the input shows once hydrated
+ * (before the next render could clear it).
+ */
 function LoginField(props: { control: typeof Input | typeof Password; name: keyof LoginValues; icon: ReactNode; placeholder: string; autoComplete: string }) {
   const { control: Control, name, icon, placeholder, autoComplete } = props;
+  const input = useRef<InputRef>(null);
+  const [value, setValue] = useState('');
+  useLayoutEffect(() => {
+    const typed = input.current?.input?.value;
+    if (typed) setValue(typed);
+  }, []);
   return (
     <div className="sy-form-item">
-      <Control id={name} name={name} size="large" prefix={icon} placeholder={placeholder} autoComplete={autoComplete} data-testid={`login-${name}`} />
+      <Control
+        ref={input}
+        id={name}
+        name={name}
+        size="large"
+        prefix={icon}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        data-testid={`login-${name}`}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+      />
     </div>
   );
 }
@@ -56,6 +81,14 @@ export function LoginPage() {
   const finish = useFinishLogin();
   const [busy, setBusy] = useState(false);
   const from = (location.state as { from?: string } | null)?.from;
+  const form = useRef<HTMLFormElement>(null);
+  const hydrating = useHydrating();
+
+  // The page was prerendered: a visitor who submitted before it hydrated is signed in now.
+  useEffect(() => {
+    const held = takeHeldSubmit();
+    if (held && held === form.current) held.requestSubmit();
+  }, []);
 
   const submit = async ({ username, password }: LoginValues) => {
     if (!username?.trim() || !password) {
@@ -82,12 +115,13 @@ export function LoginPage() {
 
   return (
     <AccountCard title={t('auth.login.title')}>
-      {params.get('expired') === 'true' && (
+      {/* Not in the hydrating render: the prerendered page has no notice. */}
+      {params.get('expired') === 'true' && !hydrating && (
         <Suspense fallback={null}>
           <Alert type="warning" showIcon message={t('errors.expired')} style={{ marginBottom: 16 }} data-testid="expired-notice" />
         </Suspense>
       )}
-      <form onSubmit={onSubmit}>
+      <form ref={form} onSubmit={onSubmit}>
         <LoginField control={Input} name="username" icon={<UserOutlined />} placeholder={t('auth.login.username')} autoComplete="username" />
         <LoginField control={Password} name="password" icon={<LockOutlined />} placeholder={t('auth.login.password')} autoComplete="current-password" />
         {turnstile.widget}
