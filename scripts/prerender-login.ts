@@ -8,8 +8,10 @@
  *
  * The page carries one small script before anything else (`earlyScript`): it keeps the
  * prerendered markup hidden from a visitor it was not made for (English, dark theme, signed
- * in), whose console renders anew, and holds a form submitted before hydration for the page
- * to submit once it can. Its file goes with the hashed assets, so the page's CSP holds ('self').
+ * in), whose console renders anew, holds a form submitted before hydration for the page to
+ * submit once it can, and starts the console's entry (preloaded, no longer a script of the
+ * page) once the form has been painted. Its file goes with the hashed assets, so the page's
+ * CSP holds ('self').
  *
  * The page is rendered from a server build of its entry (every import bundled, CommonJS
  * packages included), made into a temporary folder with the console's own import redirects.
@@ -25,10 +27,11 @@ import { compressCopies } from './precompress.ts';
 
 const ENTRY = 'src/web/prerender/login-page.tsx';
 const ROOT_ELEMENT = '<div id="root"></div>';
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
 interface PrerenderModule {
   renderLoginPage(): Promise<string>;
-  earlyScript(): string;
+  earlyScript(entry: string): string;
   PRERENDERED_PATH: string;
 }
 
@@ -48,16 +51,20 @@ export function prerenderLogin(redirects: Plugin[]): Plugin {
       // A build that failed before writing anything leaves nothing to prerender.
       if (!existsSync(indexFile)) return;
       const page = await renderPage(root);
-      const early = page.earlyScript();
-      const earlyFile = `assets/prerender-early-${createHash('sha256').update(early).digest('base64url').slice(0, 8)}.js`;
-      writeFileSync(join(outDir, earlyFile), early);
       const index = readFileSync(indexFile, 'utf8');
       if (!index.includes(ROOT_ELEMENT)) throw new Error(`prerender: ${ROOT_ELEMENT} not found in the built index.html`);
+      // The entry script is preloaded, and run by the early script (see `earlyScript`).
+      const entryTag = ENTRY_SCRIPT.exec(index);
+      if (!entryTag) throw new Error('prerender: no entry <script type="module"> in the built index.html');
+      const early = page.earlyScript(entryTag[1]!);
+      const earlyFile = `assets/prerender-early-${createHash('sha256').update(early).digest('base64url').slice(0, 8)}.js`;
+      writeFileSync(join(outDir, earlyFile), early);
       const html = index
+        .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]!}">`)
         .replace(
           '<head>',
           // First in <head>: it decides before the first paint whether the markup may show.
-          `<head>\n    <script src="/${earlyFile}"></script>\n    <style>html[data-prerender='off'] #root[data-prerendered] { visibility: hidden; }</style>`,
+          `<head>\n    <script src="/${earlyFile}"></script>\n    <style>html[data-prerender='off'] #root[data-prerendered] { display: none; }</style>`,
         )
         .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.PRERENDERED_PATH}">${page.markup}</div>`);
       const file = join(outDir, 'login.html');

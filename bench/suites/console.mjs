@@ -142,7 +142,7 @@ async function measureRoute(browser, url, route, { session, ready }) {
 /**
  * Runs in the page before its own scripts (an init script): notes in `window.__syReadyAt`
  * the time (ms since navigation start) of the first frame at which `kind` holds, checked at
- * the frame after every DOM change. Self-contained: playwright sends its source to the page.
+ * the frame after every DOM change, or of the page's first paint when that comes later. Self-contained: playwright sends its source to the page.
  */
 function installReadyProbe(kind) {
   const shown = (el) => {
@@ -160,14 +160,26 @@ function installReadyProbe(kind) {
     },
     'channel rows': () => shown(document.querySelector('.ant-table-tbody tr.ant-table-row')),
   }[kind];
+  // Shown means painted: a condition that holds before the page's first paint (a prerendered
+  // page's form) counts from that paint (first-contentful-paint), not from the frame that began it.
+  let heldAt;
+  const firstPaint = () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+  const noteReady = () => {
+    const painted = firstPaint();
+    if (heldAt !== undefined && painted !== undefined && window.__syReadyAt === undefined) window.__syReadyAt = Math.max(heldAt, painted);
+  };
+  new PerformanceObserver(noteReady).observe({ type: 'paint', buffered: true });
   let queued = false;
   const check = () => {
     queued = false;
     const now = performance.now();
-    if (window.__syReadyAt === undefined && holds()) window.__syReadyAt = now;
+    if (heldAt === undefined && holds()) {
+      heldAt = now;
+      noteReady();
+    }
     // The console's scripts have rendered (a prerendered page: hydrated), src/web/app.tsx.
     if (window.__syConsoleAt === undefined && document.documentElement.dataset.console === 'ready') window.__syConsoleAt = now;
-    if (window.__syReadyAt !== undefined && window.__syConsoleAt !== undefined) observer.disconnect();
+    if (heldAt !== undefined && window.__syConsoleAt !== undefined) observer.disconnect();
   };
   const observer = new MutationObserver(() => {
     if (!queued) {

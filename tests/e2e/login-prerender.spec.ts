@@ -52,7 +52,8 @@ test('the form shows and takes typing before the scripts run; a submit made then
 });
 
 test('hydration keeps the markup and what was typed; the stored site name shows right after', async ({ page }) => {
-  await page.evaluate(() => localStorage.setItem('status', JSON.stringify({ system_name: '我的网关' })));
+  // At the document's start: the status the previous page asked for may still be on its way to being stored.
+  await page.addInitScript(() => localStorage.setItem('status', JSON.stringify({ system_name: '我的网关' })));
   // The server's status (whose name is the default) is held, so the stored one shows.
   let answerStatus!: () => void;
   const statusHeld = new Promise<void>((resolve) => (answerStatus = resolve));
@@ -96,6 +97,21 @@ test('an English visitor never sees the Chinese prerender, and gets the English 
   await expect(page.getByPlaceholder('Password')).toBeVisible();
   await expect(page.getByTestId('top-nav').getByText('Home')).toBeVisible();
   expect(await hydrationErrors(page)).toEqual([]);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test('the desktop prerender is not shown; the phone layout comes with the console', async ({ page }) => {
+    const entry = await holdEntry(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    await expect(page.locator('html')).toHaveAttribute('data-prerender', 'off');
+    await expect(page.locator('#root')).toBeHidden();
+    entry.release();
+    await expect(page.getByTestId('open-menu')).toBeVisible();
+    await expect(page.getByTestId('login-password')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
 });
 
 test('a dark-theme visitor gets the dark form, not the light prerender', async ({ page }) => {

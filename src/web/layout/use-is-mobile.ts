@@ -2,10 +2,10 @@
 import { useSyncExternalStore } from 'react';
 
 export const MOBILE_BREAKPOINT = 600;
-const QUERY = `(max-width: ${MOBILE_BREAKPOINT}px)`;
+export const MOBILE_QUERY = `(max-width: ${MOBILE_BREAKPOINT}px)`;
 
 function subscribe(onChange: () => void): () => void {
-  const list = window.matchMedia(QUERY);
+  const list = window.matchMedia(MOBILE_QUERY);
   list.addEventListener('change', onChange);
   return () => list.removeEventListener('change', onChange);
 }
@@ -14,7 +14,7 @@ export function useIsMobile(): boolean {
   // A prerendered page was laid out for a desktop: hydrated as such, then measured.
   return useSyncExternalStore(
     subscribe,
-    () => window.matchMedia(QUERY).matches,
+    () => window.matchMedia(MOBILE_QUERY).matches,
     () => false,
   );
 }

@@ -2,10 +2,12 @@
  * What the prerendered sign-in page and its early script (`scripts/prerender-login.ts` writes
  * it from `earlyScript` below) agree on. The script runs before the page is shown: it decides
  * whether the prerendered markup may show (`data-prerender` on <html>: "on", or "off" for a
- * visitor the markup was not made for, whose console renders anew), and until the console
+ * visitor the markup was not made for: English, dark theme, signed in, a phone's width; whose
+ * console renders anew), and until the console
  * has hydrated it holds a submitted form (nothing would handle it yet, and a native submit
  * would put the password in the address), which the sign-in page submits once it can.
  */
+import { MOBILE_QUERY } from '../layout/use-is-mobile';
 import { STORAGE_KEYS } from '../storage';
 
 export const PRERENDERED_PATH = '/login';
@@ -13,17 +15,34 @@ export const PRERENDERED_PATH = '/login';
 /** The name on `window` under which the early script hands the held form over, once. */
 const TAKE = '__switchyardTakeHeldSubmit';
 
-/** The early script's source: plain ES5, as it runs before anything else. */
-export function earlyScript(): string {
+/**
+ * The early script's source: plain ES5, as it runs before anything else. It also starts the
+ * console (`entry`, the build's entry script, which the page preloads rather than runs): for a
+ * visitor the markup fits, once the page has been painted (evaluating the console's scripts
+ * takes a few hundred milliseconds of the main thread, and the browser, which would run them
+ * as soon as the page is parsed, would paint the form only after); for anyone else at once.
+ */
+export function earlyScript(entry: string): string {
   const keys = JSON.stringify({ language: STORAGE_KEYS.language, theme: STORAGE_KEYS.theme, user: STORAGE_KEYS.user });
   return `(function () {
-  var keys = ${keys}, html = document.documentElement, fits = true;
+  var keys = ${keys}, html = document.documentElement, fits = true, started = false;
+  function start() {
+    if (started) return;
+    started = true;
+    import(${JSON.stringify(entry)});
+  }
   try {
     var lang = localStorage.getItem(keys.language);
     fits = (lang === null || lang === 'zh') && localStorage.getItem(keys.theme) !== 'dark' && localStorage.getItem(keys.user) === null;
   } catch (e) {}
+  // Laid out for a desktop: a phone gets its own layout from the console.
+  if (window.matchMedia && window.matchMedia(${JSON.stringify(MOBILE_QUERY)}).matches) fits = false;
   html.setAttribute('data-prerender', fits ? 'on' : 'off');
-  if (!fits) return;
+  if (!fits) return start();
+  // After the next frame is painted; a tab in the background paints none: there at once.
+  if (document.visibilityState === 'hidden') start();
+  requestAnimationFrame(function () { setTimeout(start, 0); });
+  document.addEventListener('visibilitychange', function () { if (document.visibilityState === 'hidden') start(); });
   var held = null;
   function hold(event) {
     event.preventDefault();
