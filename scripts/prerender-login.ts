@@ -59,6 +59,7 @@ export function prerenderLogin(redirects: Plugin[]): Plugin {
       const early = page.earlyScript(entryTag[1]!);
       const earlyFile = `assets/prerender-early-${createHash('sha256').update(early).digest('base64url').slice(0, 8)}.js`;
       writeFileSync(join(outDir, earlyFile), early);
+      compressCopies(join(outDir, earlyFile));
       const html = index
         .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]!}">`)
         .replace(
