@@ -1,5 +1,6 @@
 // `npm start`: rebuilds the console and the server when their build is missing or older
 // than their sources, then runs the server.
+import { WEB_BUILD_SOURCES } from './web-sources.mjs';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -29,21 +30,7 @@ function run(script) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-if (
-  existsSync(join(root, 'index.html')) &&
-  stale('dist/web/index.html', [
-    'index.html',
-    'src/web',
-    'src/shared',
-    'resources',
-    'schemas',
-    'vite.config.ts',
-    'scripts/antd-static-styles.ts',
-    'scripts/precompress.ts',
-    'scripts/prerender-login.ts',
-    'package.json',
-  ])
-) {
+if (existsSync(join(root, 'index.html')) && stale('dist/web/index.html', WEB_BUILD_SOURCES)) {
   console.log('Building the console ...');
   run('build:web');
 }

@@ -16,6 +16,7 @@
 // the machine, as a visitor's browser has its computer's cores (the gateway, pinned to the
 // target core, shares one of them); the same loads with Chromium held to the client core
 // alone are printed beside, without a goal, for comparison with runs before this rule.
+import { WEB_BUILD_SOURCES } from '../../scripts/web-sources.mjs';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, printTable } from '../lib/report.mjs';
@@ -33,21 +34,7 @@ const CHANNELS_PER_CREATE = 50;
 
 /** Builds the console when dist/web is missing or older than its sources (scripts/start.mjs's rule). */
 export async function ensureWebBuild(log) {
-  if (
-    !stale('dist/web/index.html', [
-      'index.html',
-      'src/web',
-      'src/shared',
-      'resources',
-      'schemas',
-      'vite.config.ts',
-      'scripts/antd-static-styles.ts',
-      'scripts/precompress.ts',
-      'scripts/prerender-login.ts',
-      'package.json',
-    ])
-  )
-    return;
+  if (!stale('dist/web/index.html', WEB_BUILD_SOURCES)) return;
   log('building the console (npm run build:web) ...');
   await npmScript('build:web');
 }
