@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'vite';
+import { PRERENDERED_PAGE } from '../src/shared/prerendered-page.ts';
 import { compressCopies } from './precompress.ts';
 
 const ENTRY = 'src/web/prerender/login-page.tsx';
@@ -32,7 +33,6 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>
 interface PrerenderModule {
   renderLoginPage(): Promise<string>;
   earlyScript(entry: string): string;
-  PRERENDERED_PATH: string;
 }
 
 /** `redirects`: the console build's import redirects (vite.config.ts), so the server build resolves as the browser's. */
@@ -67,8 +67,8 @@ export function prerenderLogin(redirects: Plugin[]): Plugin {
           // First in <head>: it decides before the first paint whether the markup may show.
           `<head>\n    <script src="/${earlyFile}"></script>\n    <style>html[data-prerender='off'] #root[data-prerendered] { display: none; }</style>`,
         )
-        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${page.PRERENDERED_PATH}">${page.markup}</div>`);
-      const file = join(outDir, 'login.html');
+        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${PRERENDERED_PAGE.path}">${page.markup}</div>`);
+      const file = join(outDir, PRERENDERED_PAGE.file);
       writeFileSync(file, html);
       compressCopies(file);
     },
@@ -100,7 +100,7 @@ export function prerenderLogin(redirects: Plugin[]): Plugin {
       return { ...mod, markup: await mod.renderLoginPage() };
     } finally {
       process.env.NODE_ENV = nodeEnv;
-      if (!process.env.PRERENDER_KEEP) rmSync(tmp, { recursive: true, force: true });
+      rmSync(tmp, { recursive: true, force: true });
     }
   }
 }

@@ -38,6 +38,7 @@ import { Readiness } from './health/readiness';
 import { registerHealth } from './health/health.routes';
 import { openMetrics, registerMetrics } from './metrics/metrics.routes';
 import { nowSeconds } from '../shared/time';
+import { PRERENDERED_PAGE } from '../shared/prerendered-page';
 
 export interface App {
   server: FastifyInstance;
@@ -280,12 +281,6 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
   await server.register(async (pages) => registerPages(pages, ctx, hasConsole));
 }
 
-/**
- * Console routes whose page the build prerendered (scripts/prerender-login.ts): that page
- * instead of index.html, when the build wrote it.
- */
-const PRERENDERED_PAGES: Record<string, string> = { '/login': 'login.html' };
-
 /** index.html (or a prerendered page) for every console route, the build's other files, and the 404s. */
 async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsole: boolean): Promise<void> {
   await server.register(helmet, securityHeaders(ctx.options));
@@ -298,7 +293,8 @@ async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsol
   // @fastify/static falls back to the plain file without them, with the assets' year-long
   // immutable header. So the header is set once the reply is ready.
   const entryReplies = new WeakSet<FastifyReply>();
-  const prerendered = new Set(Object.keys(PRERENDERED_PAGES).filter((path) => existsSync(join(root, PRERENDERED_PAGES[path]!))));
+  // The page the build prerendered (scripts/prerender-login.ts), sent for its route instead of index.html when the build wrote it.
+  const prerendered = existsSync(join(root, PRERENDERED_PAGE.file)) ? PRERENDERED_PAGE : undefined;
   server.addHook('onSend', async (_request, reply, payload) => {
     if (entryReplies.has(reply)) reply.header('cache-control', 'no-cache');
     return payload;
@@ -323,7 +319,7 @@ async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsol
     if (reply.sent) return reply;
     // A new console must reach browsers at their next visit (see `entryReplies`).
     entryReplies.add(reply);
-    return reply.header('vary', 'accept-encoding').sendFile(prerendered.has(path) ? PRERENDERED_PAGES[path]! : 'index.html', root, { cacheControl: false });
+    return reply.header('vary', 'accept-encoding').sendFile(path === prerendered?.path ? prerendered.file : 'index.html', root, { cacheControl: false });
   });
 }
 

@@ -1,16 +1,14 @@
 /**
  * What the prerendered sign-in page and its early script (`scripts/prerender-login.ts` writes
- * it from `earlyScript` below) agree on. The script runs before the page is shown: it decides
+ * it from `earlyScript` below) agree on. The script runs before the page is shown. It decides
  * whether the prerendered markup may show (`data-prerender` on <html>: "on", or "off" for a
- * visitor the markup was not made for: English, dark theme, signed in, a phone's width; whose
- * console renders anew), and until the console
- * has hydrated it holds a submitted form (nothing would handle it yet, and a native submit
- * would put the password in the address), which the sign-in page submits once it can.
+ * visitor the markup was not made for: English, dark theme, signed in, a phone's width; their
+ * console renders anew). Until the console has hydrated, it holds a submitted form (nothing
+ * would handle it yet, and a native submit would put the password in the address), which the
+ * sign-in page submits once it can.
  */
 import { MOBILE_QUERY } from '../layout/use-is-mobile';
 import { STORAGE_KEYS } from '../storage';
-
-export const PRERENDERED_PATH = '/login';
 
 /** The name on `window` under which the early script hands the held form over, once. */
 const TAKE = '__switchyardTakeHeldSubmit';

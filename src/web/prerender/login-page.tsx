@@ -8,16 +8,16 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ConsoleApp } from '../app';
 import { PAGES } from '../pages';
-import { PRERENDERED_PATH } from './held-submit';
+import { PRERENDERED_PAGE } from '../../shared/prerendered-page';
 
-export { earlyScript, PRERENDERED_PATH } from './held-submit';
+export { earlyScript } from './held-submit';
 
 export async function renderLoginPage(): Promise<string> {
-  // Rendered at once, not as a lazy placeholder (`lazy-chunk.tsx`), as the entry does in the browser.
-  await PAGES[PRERENDERED_PATH].component.load();
+  // Loaded first, so the page renders at once rather than suspending (`lazy-chunk.tsx`), as the entry does in the browser.
+  await PAGES[PRERENDERED_PAGE.path].component.load();
   return renderToString(
     <StrictMode>
-      <ConsoleApp location={PRERENDERED_PATH} />
+      <ConsoleApp location={PRERENDERED_PAGE.path} />
     </StrictMode>,
   );
 }
