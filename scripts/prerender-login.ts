@@ -10,14 +10,18 @@
  * prerendered markup hidden from a visitor it was not made for (English, dark theme, signed
  * in), whose console renders anew, holds a form submitted before hydration for the page to
  * submit once it can, and starts the console's entry (preloaded, no longer a script of the
- * page) once the form has been painted. Its file goes with the hashed assets, so the page's
- * CSP holds ('self').
+ * page) once the form has been painted.
+ *
+ * What the first paint needs is in the page itself, so it waits for no other request: the
+ * early script (the server's CSP allows it by its hash, `src/server/plumbing/inline-scripts.ts`),
+ * the console's own styles, and, in place of antd's whole stylesheet (~740 KB, whose parsing
+ * held the paint back), the antd styles of the form alone, which the prerender collects as it
+ * renders. The whole stylesheet is preloaded, and applied before the console hydrates.
  *
  * The page is rendered from a server build of its entry (every import bundled, CommonJS
  * packages included), made into a temporary folder with the console's own import redirects.
  */
 import react from '@vitejs/plugin-react';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,10 +33,21 @@ import { compressCopies } from './precompress.ts';
 const ENTRY = 'src/web/prerender/login-page.tsx';
 const ROOT_ELEMENT = '<div id="root"></div>';
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+/** The whole antd stylesheet's link (scripts/antd-static-styles.ts). */
+const ANTD_STYLESHEET = /<link rel="stylesheet" href="(\/assets\/antd-[\w-]+\.css)">/;
+/** The console's own stylesheets, which the build links from index.html. */
+const OWN_STYLESHEET = /<link rel="stylesheet" crossorigin href="\/(assets\/[\w-]+\.css)">/g;
+
+/** An element with `text` as its content, which must not be able to end it early. */
+function inline(tag: 'script' | 'style', text: string, attribute?: string): string {
+  if (text.toLowerCase().includes(`</${tag}`)) throw new Error(`prerender: the ${tag} to inline contains </${tag}`);
+  return `<${tag}${attribute ? ` ${attribute}` : ''}>${text}</${tag}>`;
+}
 
 interface PrerenderModule {
-  renderLoginPage(): Promise<string>;
-  earlyScript(entry: string): string;
+  renderLoginPage(): Promise<{ markup: string; css: string }>;
+  earlyScript(entry: string, stylesheet: string): string;
+  LOGIN_STYLESHEET_ATTRIBUTE: string;
 }
 
 /** `redirects`: the console build's import redirects (vite.config.ts), so the server build resolves as the browser's. */
@@ -56,25 +71,27 @@ export function prerenderLogin(redirects: Plugin[]): Plugin {
       // The entry script is preloaded, and run by the early script (see `earlyScript`).
       const entryTag = ENTRY_SCRIPT.exec(index);
       if (!entryTag) throw new Error('prerender: no entry <script type="module"> in the built index.html');
-      const early = page.earlyScript(entryTag[1]!);
-      const earlyFile = `assets/prerender-early-${createHash('sha256').update(early).digest('base64url').slice(0, 8)}.js`;
-      writeFileSync(join(outDir, earlyFile), early);
-      compressCopies(join(outDir, earlyFile));
-      const html = index
+      // The form's antd styles in the whole stylesheet's place; the whole one is preloaded and applied by the early script.
+      const antdTag = ANTD_STYLESHEET.exec(index);
+      if (!antdTag) throw new Error("prerender: no link to antd's stylesheet in the built index.html");
+      const early = page.earlyScript(entryTag[1]!, antdTag[1]!);
+      let html = index
         .replace(entryTag[0], `<link rel="modulepreload" crossorigin href="${entryTag[1]!}">`)
-        .replace(
-          '<head>',
-          // First in <head>: it decides before the first paint whether the markup may show.
-          `<head>\n    <script src="/${earlyFile}"></script>\n    <style>html[data-prerender='off'] #root[data-prerendered] { display: none; }</style>`,
-        )
-        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${PRERENDERED_PAGE.path}">${page.markup}</div>`);
+        .replace(antdTag[0], () => `${inline('style', page.css, page.LOGIN_STYLESHEET_ATTRIBUTE)}\n    <link rel="preload" as="style" href="${antdTag[1]!}">`)
+        // First in <head>: it decides before the first paint whether the markup may show.
+        .replace('<head>', () => `<head>\n    ${inline('script', early)}\n    <style>html[data-prerender='off'] #root[data-prerendered] { display: none; }</style>`)
+        .replace(ROOT_ELEMENT, () => `<div id="root" data-prerendered="${PRERENDERED_PAGE.path}">${page.markup}</div>`);
+      // The console's own stylesheets too: the page then needs nothing but itself for its first paint.
+      for (const tag of index.matchAll(OWN_STYLESHEET)) {
+        html = html.replace(tag[0], () => inline('style', readFileSync(join(outDir, tag[1]!), 'utf8')));
+      }
       const file = join(outDir, PRERENDERED_PAGE.file);
       writeFileSync(file, html);
       compressCopies(file);
     },
   };
 
-  async function renderPage(projectRoot: string): Promise<PrerenderModule & { markup: string }> {
+  async function renderPage(projectRoot: string): Promise<PrerenderModule & { markup: string; css: string }> {
     const tmp = mkdtempSync(join(tmpdir(), 'switchyard-prerender-'));
     // antd's class names and React's server renderer as in production.
     const nodeEnv = process.env.NODE_ENV;
@@ -97,7 +114,7 @@ export function prerenderLogin(redirects: Plugin[]): Plugin {
         },
       });
       const mod = (await import(pathToFileURL(join(tmp, 'login-page.mjs')).href)) as PrerenderModule;
-      return { ...mod, markup: await mod.renderLoginPage() };
+      return { ...mod, ...(await mod.renderLoginPage()) };
     } finally {
       process.env.NODE_ENV = nodeEnv;
       rmSync(tmp, { recursive: true, force: true });

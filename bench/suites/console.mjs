@@ -29,6 +29,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const BUDGET_BYTES = 150 * 1024;
 const LOGIN_USABLE_GOAL_MS = 400;
 const CHANNEL_ROWS_GOAL_MS = 800;
+/** How long a fresh tab is left at about:blank before the timed navigation (see `timeReady`). */
+const TAB_SETTLE_MS = 500;
 /** Channels per create call when seeding the list (one channel per key line). */
 const CHANNELS_PER_CREATE = 50;
 
@@ -187,6 +189,10 @@ async function timeReady(browser, url, route, { session, kind }) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    // The tab is open before the address is typed, as a visitor's is: a new window's own work
+    // (Chromium loads its WebUI pages into it) is done before the navigation starts.
+    await page.goto('about:blank');
+    await page.waitForTimeout(TAB_SETTLE_MS);
     await page.goto(`${url}${route}`, { waitUntil: 'commit', timeout: 30_000 });
     const handle = await page.waitForFunction(() => window.__syReadyAt !== undefined && window.__syConsoleAt !== undefined && [window.__syReadyAt, window.__syConsoleAt], undefined, {
       timeout: 30_000,

@@ -3,7 +3,7 @@
  * console's JSON API under /api and the built console with an SPA fallback.
  */
 import { createServer } from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
@@ -24,6 +24,7 @@ import { RedisLink } from './plumbing/redis-link';
 import { ChangeHub } from './plumbing/change-events';
 import { ClusterCodeStore, siblingWorkers } from './cluster/worker-link';
 import { securityHeaders, subresourceHeaders } from './plumbing/security-headers';
+import { inlineScriptHashes } from './plumbing/inline-scripts';
 import { acceptEmptyJsonBodies, BODY_VALIDATION_OPTIONS } from './plumbing/request-bodies';
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
@@ -283,8 +284,12 @@ async function registerConsole(server: FastifyInstance, ctx: AppContext): Promis
 
 /** index.html (or a prerendered page) for every console route, the build's other files, and the 404s. */
 async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsole: boolean): Promise<void> {
-  await server.register(helmet, securityHeaders(ctx.options));
   const root = ctx.config.webDistDir;
+  // The page the build prerendered (scripts/prerender-login.ts), sent for its route instead of index.html when the build wrote it.
+  const prerendered = existsSync(join(root, PRERENDERED_PAGE.file)) ? PRERENDERED_PAGE : undefined;
+  // Its early script is inline: allowed by its hash (on every page, so the file asked for by name works too).
+  const buildScripts = prerendered ? inlineScriptHashes(readFileSync(join(root, prerendered.file), 'utf8')) : [];
+  await server.register(helmet, securityHeaders(ctx.options, buildScripts));
   // `reply.sendFile` only: the routes are the not-found handler's.
   if (hasConsole) await server.register(fastifyStatic, { root, serve: false, preCompressed: true });
   const webLimit = rateLimitHook(ctx.rateLimiter, 'GW', ctx.config.globalWebRateLimit);
@@ -293,8 +298,6 @@ async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsol
   // @fastify/static falls back to the plain file without them, with the assets' year-long
   // immutable header. So the header is set once the reply is ready.
   const entryReplies = new WeakSet<FastifyReply>();
-  // The page the build prerendered (scripts/prerender-login.ts), sent for its route instead of index.html when the build wrote it.
-  const prerendered = existsSync(join(root, PRERENDERED_PAGE.file)) ? PRERENDERED_PAGE : undefined;
   server.addHook('onSend', async (_request, reply, payload) => {
     if (entryReplies.has(reply)) reply.header('cache-control', 'no-cache');
     return payload;

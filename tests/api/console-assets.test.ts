@@ -6,6 +6,7 @@
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +17,10 @@ const sqlite = { name: 'sqlite' as const, url: 'sqlite' };
 /** A script large enough to be compressed (the plugin skips files under 1 KB). */
 const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, n) => `word-${n}`))};\n`;
 
-/** What scripts/prerender-login.ts writes: index.html with the sign-in page inside #root. */
-const LOGIN_PAGE = `<!doctype html><div id="root" data-prerendered="/login"><form>${'<input/>'.repeat(300)}</form></div><script type="module" src="/assets/app-1a2b3c.js"></script>`;
+/** The early script scripts/prerender-login.ts writes inline into the sign-in page. */
+const EARLY_SCRIPT = "(function () { document.documentElement.setAttribute('data-prerender', 'on'); })();";
+/** What scripts/prerender-login.ts writes: index.html with an inline early script and the sign-in page inside #root. */
+const LOGIN_PAGE = `<!doctype html><head><script>${EARLY_SCRIPT}</script></head><div id="root" data-prerendered="/login"><form>${'<input/>'.repeat(300)}</form></div><script type="module" src="/assets/app-1a2b3c.js"></script>`;
 
 async function get(url: string, acceptEncoding?: string) {
   const res = await request(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
@@ -96,6 +99,21 @@ describe('console files as served', () => {
       expect(decoded(page), path).toBe(LOGIN_PAGE);
     }
     for (const path of ['/', '/register', '/login/x']) expect(decoded(await get(s.url + path, 'br')), path).not.toContain('data-prerendered');
+  });
+
+  it("allow the sign-in page's inline early script by its hash, and no other inline script", async () => {
+    const hash = `'sha256-${createHash('sha256').update(EARLY_SCRIPT).digest('base64')}'`;
+    for (const path of ['/login', '/login.html', '/channel']) {
+      const policy = String((await get(s.url + path, 'br')).headers['content-security-policy']);
+      const scriptSrc = policy.split(';').find((d) => d.startsWith('script-src '));
+      expect(scriptSrc, path).toBeDefined();
+      expect(
+        scriptSrc!.split(/\s+/).filter((source) => source.startsWith("'sha256-")),
+        path,
+      ).toEqual([hash]);
+      expect(scriptSrc, path).not.toContain('unsafe-inline');
+      expect(policy, path).toContain("script-src-attr 'none'");
+    }
   });
 
   it('answer a missing asset with 404, compressed or not', async () => {

@@ -3,6 +3,7 @@
  * its form shows and takes typing before the console's scripts have run, a submit made then
  * signs in once they have, and a visitor the markup was not made for never sees it.
  */
+import { createHash } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { freshStorage, ROOT } from './helpers';
 
@@ -122,6 +123,28 @@ test('a dark-theme visitor gets the dark form, not the light prerender', async (
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
 });
 
+test("the page paints with the form's antd styles alone; the console hydrates with the whole stylesheet, making none at run time", async ({ page }) => {
+  const entry = await holdEntry(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  const submit = page.getByTestId('login-submit');
+  await expect(submit).toBeVisible();
+  // Before the console runs: antd's styles come from the page's own <style>, and the form is styled by them.
+  const sheets = () =>
+    page.evaluate(() => [...document.styleSheets].map((sheet) => (sheet.ownerNode as Element).getAttribute('href') ?? (sheet.ownerNode as Element).getAttribute('data-login-styles') ?? 'inline'));
+  expect(await sheets()).toContain('');
+  expect(await submit.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(37, 99, 235)');
+  entry.release();
+  await expect(page.locator('html')).toHaveAttribute('data-console', 'ready');
+  // The whole antd stylesheet is applied right after the page's own antd styles, before the console's (which override antd's).
+  const order = await sheets();
+  const own = order.indexOf('');
+  expect(order[own + 1]).toMatch(/^\/assets\/antd-[\w-]+\.css$/);
+  // antd found every style it needed in the stylesheets: none made at run time.
+  expect(await page.locator('style[data-css-hash]').count()).toBe(0);
+  expect(await submit.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(37, 99, 235)');
+  expect(await hydrationErrors(page)).toEqual([]);
+});
+
 test('after hydration the expired notice shows on the prerendered page', async ({ page }) => {
   await page.goto('/login?expired=true');
   await expect(page.getByTestId('expired-notice')).toBeVisible();
@@ -134,12 +157,17 @@ test('the server sends the prerendered page for /login only, never cached', asyn
   const html = await login.text();
   expect(html).toContain('data-prerendered="/login"');
   expect(html).toContain('data-testid="login-password"');
-  // Its early script is a file of the build (the page's CSP allows no inline script).
-  expect(html).toMatch(/<script src="\/assets\/prerender-early-[\w-]+\.js"><\/script>/);
+  // Its early script is inline, allowed by its hash: the page's CSP allows no other inline script.
+  const early = /<head>\s*<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
+  expect(early).toContain('data-prerender');
   const policy = login.headers()['content-security-policy'] ?? '';
   const scriptSrc = policy.split(';').find((d) => d.startsWith('script-src '));
   expect(scriptSrc).toBeDefined();
+  expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(early!).digest('base64')}'`);
   expect(scriptSrc).not.toContain('unsafe-inline');
+  // What the first paint needs is in the page: no stylesheet or script to wait for.
+  expect(html).not.toMatch(/<link rel="stylesheet"/);
+  expect(html).not.toMatch(/<script[^>]* src=/);
   const home = await (await request.get('/register')).text();
   expect(home).not.toContain('data-prerendered');
   expect(home).toContain('<div id="root"></div>');

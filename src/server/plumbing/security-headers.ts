@@ -4,7 +4,8 @@
  * its direct path send none of them, so a gateway request pays nothing for them.
  *
  * The Content-Security-Policy allows no inline script: no <script> in the page, no event
- * handler attributes, no `javascript:` URLs. It does allow eval ('unsafe-eval'): the settings
+ * handler attributes, no `javascript:` URLs; only the build's own inline scripts, each by its
+ * hash (`buildScripts`: the prerendered sign-in page's early script). It does allow eval ('unsafe-eval'): the settings
  * forms validate with AJV (@rjsf/validator-ajv8), which compiles each schema with
  * `new Function`; without it every settings section refuses to save. (Precompiled validators
  * would let it go.) Other exceptions, each for a console feature:
@@ -42,7 +43,8 @@ function widgetScripts(options: OptionsService): DirectiveFn {
   };
 }
 
-export function securityHeaders(options: OptionsService): FastifyHelmetOptions {
+/** `buildScripts`: CSP hash sources of the inline scripts of the build's pages (`inline-scripts.ts`). */
+export function securityHeaders(options: OptionsService, buildScripts: string[] = []): FastifyHelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -50,7 +52,7 @@ export function securityHeaders(options: OptionsService): FastifyHelmetOptions {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
-        scriptSrc: ["'self'", "'unsafe-eval'", widgetScripts(options)],
+        scriptSrc: ["'self'", "'unsafe-eval'", ...buildScripts, widgetScripts(options)],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', 'http:'],
