@@ -287,9 +287,9 @@ async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsol
   const root = ctx.config.webDistDir;
   // The page the build prerendered (scripts/prerender-login.ts), sent for its route instead of index.html when the build wrote it.
   const prerendered = existsSync(join(root, PRERENDERED_PAGE.file)) ? PRERENDERED_PAGE : undefined;
-  // Its early script is inline: allowed by its hash (on every page, so the file asked for by name works too).
-  const buildScripts = prerendered ? inlineScriptHashes(readFileSync(join(root, prerendered.file), 'utf8')) : [];
-  await server.register(helmet, securityHeaders(ctx.options, buildScripts));
+  // Its early script is inline: allowed by its hash on that page alone (at its route, and as the file asked for by name).
+  const pageScripts = prerendered && { paths: [prerendered.path, `/${prerendered.file}`], sources: inlineScriptHashes(readFileSync(join(root, prerendered.file), 'utf8')) };
+  await server.register(helmet, securityHeaders(ctx.options, pageScripts));
   // `reply.sendFile` only: the routes are the not-found handler's.
   if (hasConsole) await server.register(fastifyStatic, { root, serve: false, preCompressed: true });
   const webLimit = rateLimitHook(ctx.rateLimiter, 'GW', ctx.config.globalWebRateLimit);

@@ -101,16 +101,22 @@ describe('console files as served', () => {
     for (const path of ['/', '/register', '/login/x']) expect(decoded(await get(s.url + path, 'br')), path).not.toContain('data-prerendered');
   });
 
-  it("allow the sign-in page's inline early script by its hash, and no other inline script", async () => {
+  it("allow the sign-in page's inline early script by its hash there, and no inline script anywhere else", async () => {
     const hash = `'sha256-${createHash('sha256').update(EARLY_SCRIPT).digest('base64')}'`;
-    for (const path of ['/login', '/login.html', '/channel']) {
+    for (const [path, allowed] of [
+      ['/login', [hash]],
+      ['/login?expired=true', [hash]],
+      ['/login.html', [hash]],
+      ['/channel', []],
+      ['/', []],
+    ] as const) {
       const policy = String((await get(s.url + path, 'br')).headers['content-security-policy']);
       const scriptSrc = policy.split(';').find((d) => d.startsWith('script-src '));
       expect(scriptSrc, path).toBeDefined();
       expect(
         scriptSrc!.split(/\s+/).filter((source) => source.startsWith("'sha256-")),
         path,
-      ).toEqual([hash]);
+      ).toEqual(allowed);
       expect(scriptSrc, path).not.toContain('unsafe-inline');
       expect(policy, path).toContain("script-src-attr 'none'");
     }

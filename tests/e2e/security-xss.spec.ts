@@ -125,6 +125,9 @@ test('the console and its API carry the security headers; the relay does not', a
     expect(h['x-frame-options']).toBe('SAMEORIGIN');
     expect(h['referrer-policy']).toBe('strict-origin-when-cross-origin');
   }
+  // The prerendered sign-in page's one inline script (its early script), by its hash alone.
+  const login = (await page.request.get('/login')).headers()['content-security-policy'] ?? '';
+  expect(login.split(';').find((d) => d.startsWith('script-src '))).toMatch(/^script-src 'self' 'unsafe-eval' 'sha256-[\w+/]+={0,2}'\s*$/);
   const relay = await page.request.get('/v1/models');
   expect(relay.status()).toBe(401);
   expect(relay.headers()['content-security-policy']).toBeUndefined();

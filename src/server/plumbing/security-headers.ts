@@ -4,8 +4,8 @@
  * its direct path send none of them, so a gateway request pays nothing for them.
  *
  * The Content-Security-Policy allows no inline script: no <script> in the page, no event
- * handler attributes, no `javascript:` URLs; only the build's own inline scripts, each by its
- * hash (`buildScripts`: the prerendered sign-in page's early script). It does allow eval ('unsafe-eval'): the settings
+ * handler attributes, no `javascript:` URLs; only on the page that has one, the build's own
+ * inline script, by its hash (`PageScripts`: the prerendered sign-in page's early script). It does allow eval ('unsafe-eval'): the settings
  * forms validate with AJV (@rjsf/validator-ajv8), which compiles each schema with
  * `new Function`; without it every settings section refuses to save. (Precompiled validators
  * would let it go.) Other exceptions, each for a console feature:
@@ -43,8 +43,21 @@ function widgetScripts(options: OptionsService): DirectiveFn {
   };
 }
 
-/** `buildScripts`: CSP hash sources of the inline scripts of the build's pages (`inline-scripts.ts`). */
-export function securityHeaders(options: OptionsService, buildScripts: string[] = []): FastifyHelmetOptions {
+/** The inline scripts a page of the build carries: its addresses and the scripts' CSP hash sources (`inline-scripts.ts`). */
+export interface PageScripts {
+  paths: string[];
+  sources: string[];
+}
+
+/** The hash sources of the page at the request's address, if it is that page. */
+function pageScripts(page: PageScripts | undefined): DirectiveFn {
+  return (req) => {
+    const path = (req.url ?? '').split('?')[0];
+    return page && path && page.paths.includes(path) ? page.sources.join(' ') : '';
+  };
+}
+
+export function securityHeaders(options: OptionsService, page?: PageScripts): FastifyHelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -52,7 +65,7 @@ export function securityHeaders(options: OptionsService, buildScripts: string[] 
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
-        scriptSrc: ["'self'", "'unsafe-eval'", ...buildScripts, widgetScripts(options)],
+        scriptSrc: ["'self'", "'unsafe-eval'", pageScripts(page), widgetScripts(options)],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', 'http:'],
