@@ -33,27 +33,23 @@ export const TELEGRAM_SCRIPT_ORIGIN = 'https://telegram.org';
 
 type DirectiveFn = (req: IncomingMessage, res: ServerResponse) => string;
 
-/** Script sources of the third-party widgets that are switched on. */
-function widgetScripts(options: OptionsService): DirectiveFn {
-  return () => {
-    const extra: string[] = [];
-    if (options.bool('TurnstileCheckEnabled')) extra.push(TURNSTILE_SCRIPT_ORIGIN);
-    if (options.bool('TelegramOAuthEnabled')) extra.push(TELEGRAM_SCRIPT_ORIGIN);
-    return extra.join(' ');
-  };
-}
-
 /** The inline scripts a page of the build carries: its addresses and the scripts' CSP hash sources (`inline-scripts.ts`). */
 export interface PageScripts {
   paths: string[];
   sources: string[];
 }
 
-/** The hash sources of the page at the request's address, if it is that page. */
-function pageScripts(page: PageScripts | undefined): DirectiveFn {
+/**
+ * Script sources besides our own origin: the hashes of the page at the request's address, if
+ * it is that page, and the third-party widgets that are switched on.
+ */
+function extraScripts(options: OptionsService, page: PageScripts | undefined): DirectiveFn {
   return (req) => {
-    const path = (req.url ?? '').split('?')[0];
-    return page && path && page.paths.includes(path) ? page.sources.join(' ') : '';
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const extra = page?.paths.includes(path) ? [...page.sources] : [];
+    if (options.bool('TurnstileCheckEnabled')) extra.push(TURNSTILE_SCRIPT_ORIGIN);
+    if (options.bool('TelegramOAuthEnabled')) extra.push(TELEGRAM_SCRIPT_ORIGIN);
+    return extra.join(' ');
   };
 }
 
@@ -65,7 +61,7 @@ export function securityHeaders(options: OptionsService, page?: PageScripts): Fa
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
-        scriptSrc: ["'self'", "'unsafe-eval'", pageScripts(page), widgetScripts(options)],
+        scriptSrc: ["'self'", "'unsafe-eval'", extraScripts(options, page)],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:', 'http:'],
