@@ -4,11 +4,11 @@
  * its direct path send none of them, so a gateway request pays nothing for them.
  *
  * The Content-Security-Policy allows no inline script: no <script> in the page, no event
- * handler attributes, no `javascript:` URLs; only on the page that has one, the build's own
- * inline script, by its hash (`PageScripts`: the prerendered sign-in page's early script). It does allow eval ('unsafe-eval'): the settings
- * forms validate with AJV (@rjsf/validator-ajv8), which compiles each schema with
- * `new Function`; without it every settings section refuses to save. (Precompiled validators
- * would let it go.) Other exceptions, each for a console feature:
+ * handler attributes, no `javascript:` URLs. The one exception is the build's own inline
+ * script, by its hash, on the page that carries it (`PageScripts`: the prerendered sign-in
+ * page's early script). It does allow eval ('unsafe-eval'): the settings forms validate with
+ * AJV (@rjsf/validator-ajv8), which compiles each schema with `new Function`; without it
+ * every settings section refuses to save. (Precompiled validators would let it go.) Other exceptions, each for a console feature:
  * - styles may be inline (antd's CSS-in-JS writes <style> elements and style attributes);
  * - images and audio from anywhere over http(s) and data: (logo, QR codes, music tasks' covers
  *   and clips, admin content);
