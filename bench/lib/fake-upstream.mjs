@@ -170,7 +170,10 @@ function serve(socket) {
         const line = lines[n];
         const colon = line.indexOf(':');
         const name = line.slice(0, colon).trim().toLowerCase();
-        const value = line.slice(colon + 1).trim().toLowerCase();
+        const value = line
+          .slice(colon + 1)
+          .trim()
+          .toLowerCase();
         if (name === 'content-length') length = Number(value);
         else if (name === 'transfer-encoding') chunked = value.includes('chunked');
         else if (name === 'connection') closeAfter = value === 'close';

@@ -3,7 +3,7 @@
  * console's JSON API under /api and the built console with an SPA fallback.
  */
 import { createServer } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import cookie from '@fastify/cookie';
 import compress from '@fastify/compress';
@@ -24,7 +24,7 @@ import { RedisLink } from './plumbing/redis-link';
 import { ChangeHub } from './plumbing/change-events';
 import { ClusterCodeStore, siblingWorkers } from './cluster/worker-link';
 import { securityHeaders, subresourceHeaders } from './plumbing/security-headers';
-import { inlineScriptHashes } from './plumbing/inline-scripts';
+import { pageScriptHashes } from './plumbing/inline-scripts';
 import { acceptEmptyJsonBodies, BODY_VALIDATION_OPTIONS } from './plumbing/request-bodies';
 import { ensureRootAccount } from './services/users/setup';
 import { QuotaDataAggregator } from './services/dashboard/quota-data.aggregator';
@@ -288,7 +288,7 @@ async function registerPages(server: FastifyInstance, ctx: AppContext, hasConsol
   // The page the build prerendered (scripts/prerender-login.ts), sent for its route instead of index.html when the build wrote it.
   const prerendered = existsSync(join(root, PRERENDERED_PAGE.file)) ? PRERENDERED_PAGE : undefined;
   // Its early script is inline: allowed by its hash on that page alone (at its route, and as the file asked for by name).
-  const pageScripts = prerendered && { paths: [prerendered.path, `/${prerendered.file}`], sources: inlineScriptHashes(readFileSync(join(root, prerendered.file), 'utf8')) };
+  const pageScripts = prerendered && { paths: [prerendered.path, `/${prerendered.file}`], sources: pageScriptHashes(join(root, prerendered.file)) };
   await server.register(helmet, securityHeaders(ctx.options, pageScripts));
   // `reply.sendFile` only: the routes are the not-found handler's.
   if (hasConsole) await server.register(fastifyStatic, { root, serve: false, preCompressed: true });

@@ -28,6 +28,11 @@ async function get(url: string, acceptEncoding?: string) {
   return { status: res.statusCode, headers: res.headers, body };
 }
 
+/** The body as the browser reads it, whatever encoding went. */
+function decoded(page: Awaited<ReturnType<typeof get>>): string {
+  return (page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.headers['content-encoding'] === 'gzip' ? gunzipSync(page.body) : page.body).toString();
+}
+
 describe('console files as served', () => {
   let s: TestServer;
   let web: string;
@@ -89,8 +94,6 @@ describe('console files as served', () => {
   });
 
   it('send the prerendered sign-in page for /login (and its query), never cached; index.html elsewhere', async () => {
-    const decoded = (page: Awaited<ReturnType<typeof get>>) =>
-      (page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.headers['content-encoding'] === 'gzip' ? gunzipSync(page.body) : page.body).toString();
     for (const path of ['/login', '/login?expired=true']) {
       const page = await get(s.url + path, 'gzip, br');
       expect(page.status, path).toBe(200);
@@ -120,6 +123,38 @@ describe('console files as served', () => {
       expect(scriptSrc, path).not.toContain('unsafe-inline');
       expect(policy, path).toContain("script-src-attr 'none'");
     }
+  });
+
+  it('allow a sign-in page rebuilt under the running server by the hash of its new script', async () => {
+    const rebuiltScript = "(function () { document.documentElement.setAttribute('data-prerender', 'rebuilt'); })();";
+    const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+    const scriptSrcOf = async (path: string) => {
+      const res = await get(s.url + path, 'br');
+      const policy = String(res.headers['content-security-policy']);
+      return {
+        body: decoded(res),
+        sources: policy
+          .split(';')
+          .find((d) => d.startsWith('script-src '))!
+          .split(/\s+/),
+      };
+    };
+    const rebuild = (page: string) => {
+      writeFileSync(join(web, 'login.html'), page);
+      (precompress(web) as { closeBundle: () => void }).closeBundle();
+    };
+    try {
+      rebuild(LOGIN_PAGE.replace(EARLY_SCRIPT, rebuiltScript));
+      for (const path of ['/login', '/login.html']) {
+        const { body, sources } = await scriptSrcOf(path);
+        expect(body, path).toContain(rebuiltScript);
+        expect(sources, path).toContain(hashOf(rebuiltScript));
+        expect(sources, path).not.toContain(hashOf(EARLY_SCRIPT));
+      }
+    } finally {
+      rebuild(LOGIN_PAGE);
+    }
+    expect((await scriptSrcOf('/login')).sources).toContain(hashOf(EARLY_SCRIPT));
   });
 
   it('answer a missing asset with 404, compressed or not', async () => {

@@ -33,10 +33,10 @@ export const TELEGRAM_SCRIPT_ORIGIN = 'https://telegram.org';
 
 type DirectiveFn = (req: IncomingMessage, res: ServerResponse) => string;
 
-/** The inline scripts a page of the build carries: its addresses and the scripts' CSP hash sources (`inline-scripts.ts`). */
+/** The inline scripts a page of the build carries: its addresses and the scripts' CSP hash sources as the page is now (`inline-scripts.ts`). */
 export interface PageScripts {
   paths: string[];
-  sources: string[];
+  sources: () => readonly string[];
 }
 
 /**
@@ -46,7 +46,7 @@ export interface PageScripts {
 function extraScripts(options: OptionsService, page: PageScripts | undefined): DirectiveFn {
   return (req) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    const extra = page?.paths.includes(path) ? [...page.sources] : [];
+    const extra = page?.paths.includes(path) ? [...page.sources()] : [];
     if (options.bool('TurnstileCheckEnabled')) extra.push(TURNSTILE_SCRIPT_ORIGIN);
     if (options.bool('TelegramOAuthEnabled')) extra.push(TELEGRAM_SCRIPT_ORIGIN);
     return extra.join(' ');
