@@ -28,6 +28,11 @@ async function get(url: string, acceptEncoding?: string) {
   return { status: res.statusCode, headers: res.headers, body };
 }
 
+/** The CSP source that allows an inline script with this text. */
+function hashOf(script: string): string {
+  return `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+}
+
 /** The body as the browser reads it, whatever encoding went. */
 function decoded(page: Awaited<ReturnType<typeof get>>): string {
   return (page.headers['content-encoding'] === 'br' ? brotliDecompressSync(page.body) : page.headers['content-encoding'] === 'gzip' ? gunzipSync(page.body) : page.body).toString();
@@ -105,7 +110,7 @@ describe('console files as served', () => {
   });
 
   it("allow the sign-in page's inline early script by its hash there, and no inline script anywhere else", async () => {
-    const hash = `'sha256-${createHash('sha256').update(EARLY_SCRIPT).digest('base64')}'`;
+    const hash = hashOf(EARLY_SCRIPT);
     for (const [path, allowed] of [
       ['/login', [hash]],
       ['/login?expired=true', [hash]],
@@ -127,7 +132,6 @@ describe('console files as served', () => {
 
   it('allow a sign-in page rebuilt under the running server by the hash of its new script', async () => {
     const rebuiltScript = "(function () { document.documentElement.setAttribute('data-prerender', 'rebuilt'); })();";
-    const hashOf = (script: string) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
     const scriptSrcOf = async (path: string) => {
       const res = await get(s.url + path, 'br');
       const policy = String(res.headers['content-security-policy']);
