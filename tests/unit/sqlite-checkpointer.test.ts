@@ -1,8 +1,9 @@
 // The SQLite checkpointer: the main connection stops checkpointing by itself, a worker thread
 // copies the log into the database file, and the log restarts instead of growing.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { startCheckpointer } from '../../src/server/db/sqlite-checkpointer';
@@ -152,6 +153,27 @@ describe('SQLite checkpointer', () => {
       await inMemory.close();
     }
     // Closed cleanly: the last connection folded the log into the file and removed it.
+    expect(() => statSync(`${file}-wal`)).toThrow();
+  });
+
+  it('lets a script whose only work left is `await close()` run to its end (the stopping worker holds the process up)', () => {
+    // A process of its own, started from a module file (an entry module's top-level await
+    // that never settles ends the process with exit code 13; a test runner never shows it).
+    const file = tempFile();
+    const script = join(dirname(file), 'close.mts');
+    const connect = new URL('../../src/server/db/connect.ts', import.meta.url).href;
+    writeFileSync(
+      script,
+      [
+        `import { openDatabase } from ${JSON.stringify(connect)};`,
+        `const { db, close } = await openDatabase({ dialect: 'sqlite', location: ${JSON.stringify(file)} });`,
+        "await db.selectNoFrom((eb) => eb.lit(1).as('n')).execute();",
+        'await close();',
+        "process.stdout.write('closed');",
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: 'closed' });
     expect(() => statSync(`${file}-wal`)).toThrow();
   });
 });

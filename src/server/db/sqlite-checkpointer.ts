@@ -113,6 +113,10 @@ export async function startCheckpointer(main: BetterSqlite3.Database, file: stri
       if (!w) return resolve();
       worker = undefined;
       takeBack();
+      // Waited for, it must hold the process up until it exits: unref'd, a caller whose
+      // event loop has nothing else left (a script awaiting `close()`) would end there,
+      // with its await never settled (exit code 13), before the worker said it stopped.
+      w.ref();
       w.once('exit', () => resolve());
       w.postMessage('stop');
     });
