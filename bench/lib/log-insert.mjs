@@ -1,6 +1,7 @@
 // CPU per consume-log row inserted as the ledger inserts them (one transaction per batch,
 // multi-row INSERTs of up to 256 rows, WAL, synchronous NORMAL), with SQLite's temporary
-// files on disk (temp_store FILE, SQLite's default) and in memory (what the server sets).
+// files on disk (temp_store FILE, SQLite's default) and in memory (what the ledger sets for its
+// transactions; the connection's other queries keep SQLite's default).
 // A multi-row INSERT keeps a statement journal; past 64 KB SQLite spills it to a temporary
 // file, so on disk every batch writes its pages twice. Keys: "single" (one user, token,
 // model and channel, as the load rows of `npm run bench`) or "spread" (100 users, 1,000
@@ -115,5 +116,5 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
 console.log(`log insert, ${BATCH} rows per transaction, ${keys} keys, µs CPU per row (${ROUNDS} rounds of ${BATCHES} transactions each, interleaved):`);
 console.log(`  temp_store FILE (SQLite's default): median ${median(results.FILE).toFixed(1)}  (${fmt(results.FILE)})`);
-console.log(`  temp_store MEMORY (the server's):   median ${median(results.MEMORY).toFixed(1)}  (${fmt(results.MEMORY)})`);
+console.log(`  temp_store MEMORY (the ledger's):   median ${median(results.MEMORY).toFixed(1)}  (${fmt(results.MEMORY)})`);
 console.log(`  MEMORY ÷ FILE: ${(median(results.MEMORY) / median(results.FILE)).toFixed(2)}`);

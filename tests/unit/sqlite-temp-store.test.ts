@@ -1,9 +1,10 @@
 /**
- * The server's SQLite connection keeps statement journals in memory: a multi-row INSERT (the
- * ledger's log batches) past 64 KB of changed pages would otherwise spill its journal to a
- * temporary file and write every page a second time (bench/lib/log-insert.mjs measures it).
- * SQLite opens that file and unlinks it at once, so it shows in /proc/self/fd as a deleted
- * `etilqs_…` file while the transaction is open.
+ * The ledger's SQLite transactions keep statement journals in memory: a multi-row INSERT (its
+ * log batches) past 64 KB of changed pages would otherwise spill its journal to a temporary
+ * file and write every page a second time (bench/lib/log-insert.mjs measures it). The rest of
+ * the connection keeps temporary storage on disk, where big sorts spill. SQLite opens such a
+ * file and unlinks it at once, so it shows in /proc/self/fd as a deleted `etilqs_…` file
+ * while the transaction is open.
  */
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { openDatabase, sqliteHandle } from '../../src/server/db/connect';
+import { ledgerStore } from '../../src/server/relay/billing/ledger-store';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -37,20 +39,26 @@ function openTempFiles(): string[] {
   return out;
 }
 
-/** Inserts ~250 KB of indexed rows in three multi-row statements, one transaction; answers the temp files open before COMMIT. */
-function bigBatch(db: SQLite.Database): string[] {
+const ROWS = 256;
+const INSERT = `INSERT INTO batch (a, b) VALUES ${Array.from({ length: ROWS }, () => '(?, ?)').join(', ')}`;
+
+function createBatchTable(db: SQLite.Database): void {
   db.exec('CREATE TABLE batch (a INTEGER NOT NULL, b TEXT NOT NULL)');
   db.exec('CREATE INDEX batch_a ON batch (a)');
   db.exec('CREATE INDEX batch_b ON batch (b)');
-  const rows = 256;
-  const insert = db.prepare(`INSERT INTO batch (a, b) VALUES ${Array.from({ length: rows }, () => '(?, ?)').join(', ')}`);
+}
+
+/** The values of one of three statements; each one's keys fall between the earlier ones' (it changes pages that were there before it). */
+function batchValues(statement: number, round = 0): (number | string)[] {
+  const values: (number | string)[] = [];
+  for (let i = 0; i < ROWS; i++) values.push(i * 3 + statement, `${String(i).padStart(4, '0')}-${statement}-${round}-${'x'.repeat(300)}`);
+  return values;
+}
+
+/** ~250 KB of indexed rows in three multi-row statements, in a transaction of its own; answers the temp files open before COMMIT. */
+function plainBatch(db: SQLite.Database, round: number): string[] {
   db.exec('BEGIN IMMEDIATE');
-  for (let statement = 0; statement < 3; statement++) {
-    const values: (number | string)[] = [];
-    // Each statement's keys fall between the earlier ones': it changes pages that were there before it.
-    for (let i = 0; i < rows; i++) values.push(i * 3 + statement, `${String(i).padStart(4, '0')}-${statement}-${'x'.repeat(300)}`);
-    insert.run(...values);
-  }
+  for (let statement = 0; statement < 3; statement++) db.prepare(INSERT).run(...batchValues(statement, round));
   const open = openTempFiles();
   db.exec('COMMIT');
   return open;
@@ -61,18 +69,44 @@ describe('SQLite temporary storage', () => {
     const db = new SQLite(tempFile());
     try {
       db.pragma('journal_mode = WAL');
-      expect(bigBatch(db)).toHaveLength(1);
+      createBatchTable(db);
+      expect(plainBatch(db, 0)).toHaveLength(1);
     } finally {
       db.close();
     }
   });
 
-  it('the server’s connection keeps it in memory: no temporary file, the rows all there', async () => {
+  it('the ledger’s transaction keeps it in memory, and only that transaction: the connection’s other writes and sorts still spill', async () => {
     const { db, close } = await openDatabase({ dialect: 'sqlite', location: tempFile() });
     try {
       const native = sqliteHandle(db)!;
-      expect(bigBatch(native)).toEqual([]);
+      createBatchTable(native);
+      const openInLedger = await ledgerStore(db, 'sqlite').transaction(async (runner) => {
+        for (let statement = 0; statement < 3; statement++) await runner.run(INSERT, batchValues(statement));
+        return openTempFiles();
+      });
+      expect(openInLedger).toEqual([]);
       expect(native.prepare('SELECT count(*) AS n FROM batch').get()).toEqual({ n: 768 });
+      // The same work outside the ledger: SQLite's default again (disk).
+      expect(plainBatch(native, 1)).toHaveLength(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('gives the connection its default back when the ledger’s batch fails', async () => {
+    const { db, close } = await openDatabase({ dialect: 'sqlite', location: tempFile() });
+    try {
+      const native = sqliteHandle(db)!;
+      createBatchTable(native);
+      const failing = ledgerStore(db, 'sqlite').transaction(async (runner) => {
+        await runner.run(INSERT, batchValues(0));
+        throw new Error('batch failed');
+      });
+      await expect(failing).rejects.toThrow('batch failed');
+      expect(native.inTransaction).toBe(false);
+      expect(native.prepare('SELECT count(*) AS n FROM batch').get()).toEqual({ n: 0 });
+      expect(native.pragma('temp_store', { simple: true })).toBe(0);
     } finally {
       await close();
     }

@@ -117,12 +117,6 @@ export async function openDatabase(target: DbTarget, options: OpenOptions = {}):
     database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     database.pragma('synchronous = NORMAL');
     database.pragma('foreign_keys = OFF');
-    // A statement that writes many rows keeps a statement journal (the pages it changed, to
-    // undo it alone); past 64 KB SQLite spills that journal to a temporary file. The ledger's
-    // multi-row log inserts always pass it: every batch wrote its pages a second time, to a
-    // file deleted right after (as many write calls as the WAL's). In memory, a log row costs
-    // 8–31 % less CPU (bench/lib/log-insert.mjs); temporary tables stay in memory too.
-    database.pragma('temp_store = MEMORY');
     // Without statistics the planner cannot tell a filter on one of a hundred users from one
     // on one of three groups, and may read a third of the logs instead of a hundredth.
     // SQLite's advice for long-lived connections: optimize at open (0x10002: every table
