@@ -79,14 +79,12 @@ class SqliteStore implements LedgerStore {
       this.native.exec('PRAGMA temp_store = MEMORY');
       try {
         this.native.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await work(runner);
-          this.native.exec('COMMIT');
-          return result;
-        } catch (err) {
-          if (this.native.inTransaction) this.native.exec('ROLLBACK');
-          throw err;
-        }
+        const result = await work(runner);
+        this.native.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.native.inTransaction) this.native.exec('ROLLBACK');
+        throw err;
       } finally {
         // Outside any transaction again (SQLite refuses the change inside one).
         if (!this.native.inTransaction) this.native.exec('PRAGMA temp_store = DEFAULT');
