@@ -1,5 +1,5 @@
 /** The frame: top bar, language and theme (kept locally), guards, not-found, phone width. */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Route } from '@playwright/test';
 import { freshStorage, login, ROOT, shot } from './helpers';
 
 test.beforeEach(async ({ page }) => {
@@ -63,6 +63,43 @@ test('theme switches to dark and stays after a reload', async ({ page }) => {
   await shot(page, 'login-zh-dark');
   await page.goto('/register');
   await shot(page, 'register-zh-dark');
+});
+
+test('a press on the theme toggle held as the pointer arrives still makes one click', async ({ page }) => {
+  // antd's Tooltip is swapped in around the button when the pointer first comes over it. A
+  // press held across that swap (a slow tap, or a busy machine between press and release:
+  // CI once lost the click, the theme staying light) must still toggle.
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByTestId('theme-toggle').hover();
+  await page.mouse.down();
+  await page.waitForTimeout(800);
+  await page.mouse.up();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  // The hint came after the click and follows the new mode.
+  await expect(page.locator('.ant-tooltip')).toContainText('切换到浅色模式');
+});
+
+test("a press held while the hint's code arrives still makes one click", async ({ page }) => {
+  // /login does not load the chunk antd's Tooltip is in: hovering fetches it. Here it arrives
+  // while the button is held down, and the swap waits for the release.
+  await page.goto('/login');
+  await page.waitForLoadState('networkidle');
+  const held: Route[] = [];
+  await page.route(/\.js$/, (route) => {
+    held.push(route);
+  });
+  await page.getByTestId('theme-toggle').hover();
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  await page.mouse.down();
+  await Promise.all(held.map((route) => route.continue()));
+  await page.unroute(/\.js$/);
+  await Promise.all(held.map(async (route) => (await route.request().response())?.finished()));
+  await page.waitForTimeout(800);
+  await expect(page.locator('.ant-tooltip')).toHaveCount(0);
+  await page.mouse.up();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('.ant-tooltip')).toContainText('切换到浅色模式');
 });
 
 test("antd's light-theme styles come from the build's CSS file; the dark theme makes its own", async ({ page }) => {
