@@ -71,6 +71,8 @@ test('a press on the theme toggle held as the pointer arrives still makes one cl
   // CI once lost the click, the theme staying light) must still toggle.
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  // The top bar is complete (the status's badges come in beside the button and move it).
+  await page.waitForLoadState('networkidle');
   await page.getByTestId('theme-toggle').hover();
   await page.mouse.down();
   await page.waitForTimeout(800);

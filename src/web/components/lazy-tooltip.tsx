@@ -10,7 +10,7 @@
  * busy machine between the two) would be lost. It waits for the release and the click after.
  */
 import type { TooltipProps } from 'antd';
-import { cloneElement, useEffect, useRef, useState, type ComponentType, type MouseEvent, type ReactElement, type Ref } from 'react';
+import { cloneElement, useLayoutEffect, useRef, useState, type ComponentType, type MouseEvent, type ReactElement, type Ref } from 'react';
 
 type TooltipComponent = ComponentType<TooltipProps>;
 
@@ -27,27 +27,19 @@ interface ChildProps {
 
 export function LazyTooltip({ title, children }: { title: TooltipProps['title']; children: ReactElement<ChildProps> }) {
   const [Tooltip, setTooltip] = useState<TooltipComponent | undefined>(undefined);
+  const [, setReleases] = useState(0);
   const hovered = useRef(false);
   const pressed = useRef(false);
-  const waiting = useRef<TooltipComponent | undefined>(undefined);
+  const shown = useRef(false);
   const node = useRef<HTMLElement | null>(null);
   const hadFocus = useRef(false);
-
-  const swapIn = (component: TooltipComponent) => {
-    hadFocus.current = node.current !== null && node.current === document.activeElement;
-    setTooltip(() => component);
-  };
-  const whenLoaded = (component: TooltipComponent) => {
-    if (pressed.current) waiting.current = component;
-    else swapIn(component);
-  };
 
   const child = cloneElement(children, {
     ref: node,
     onMouseEnter: (event: MouseEvent<HTMLElement>) => {
       children.props.onMouseEnter?.(event);
       hovered.current = true;
-      if (!Tooltip) void (loadedTooltip ? Promise.resolve(loadedTooltip) : loadTooltip()).then(whenLoaded);
+      if (!Tooltip) void (loadedTooltip ? Promise.resolve(loadedTooltip) : loadTooltip()).then((component) => setTooltip(() => component));
     },
     onMouseLeave: (event: MouseEvent<HTMLElement>) => {
       children.props.onMouseLeave?.(event);
@@ -55,7 +47,7 @@ export function LazyTooltip({ title, children }: { title: TooltipProps['title'];
     },
     onMouseDown: (event: MouseEvent<HTMLElement>) => {
       children.props.onMouseDown?.(event);
-      if (Tooltip) return;
+      if (shown.current) return;
       pressed.current = true;
       // The release may come anywhere (the pointer can leave while pressed). The click it
       // makes is dispatched right after it in the same task, so the swap goes in a later one.
@@ -63,20 +55,27 @@ export function LazyTooltip({ title, children }: { title: TooltipProps['title'];
         'mouseup',
         () => {
           pressed.current = false;
-          const component = waiting.current;
-          waiting.current = undefined;
-          if (component) setTimeout(() => swapIn(component), 0);
+          setTimeout(() => setReleases((n) => n + 1), 0);
         },
         { once: true, capture: true },
       );
     },
   });
 
-  useEffect(() => {
-    if (Tooltip && hadFocus.current) node.current?.focus();
-  }, [Tooltip]);
+  // Decided when rendering, not when the import settles: a press can come between the two,
+  // and a render and its commit run in one task, with no event between them.
+  const show = Tooltip !== undefined && !pressed.current;
+  if (show && !shown.current) hadFocus.current = node.current !== null && node.current === document.activeElement;
+  // In the commit's own task, before any event can see the old value.
+  useLayoutEffect(() => {
+    shown.current = show;
+    if (show && hadFocus.current) {
+      hadFocus.current = false;
+      node.current?.focus();
+    }
+  }, [show]);
 
-  if (!Tooltip) return child;
+  if (!Tooltip || !show) return child;
   return (
     <Tooltip title={title} defaultOpen={hovered.current}>
       {child}
