@@ -16,6 +16,13 @@ const OUT_DIR = join(ROOT, 'bench/.out');
 /** The model of the load rows, and the slow ones of the memory run (the fake knows them). */
 export const MODEL = 'gpt-4o-mini';
 export const SLOW_MODELS = ['bench-slow-short', 'bench-slow-long'];
+/**
+ * The Node flags `npm start` runs the server with (package.json's start script): the bench
+ * measures the gateway as it is shipped.
+ */
+export const START_NODE_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+  .scripts.start.split(/\s+/)
+  .filter((arg) => arg.startsWith('--'));
 /** Quota given to the bench user and token: ample for hours of load. */
 export const AMPLE_QUOTA = 1_000_000_000_000;
 
@@ -106,7 +113,7 @@ export async function startGateway({ name, sqlDsn = '', env = {}, nodeArgs = [],
 
 async function launch(gw) {
   const port = await freePort();
-  const child = startPinned(CORES.target, [process.execPath, ...gw.nodeArgs, gw.entry], { cwd: ROOT, logFile: gw.logFile, env: { ...gw.env, PORT: String(port) } });
+  const child = startPinned(CORES.target, [process.execPath, ...START_NODE_FLAGS, ...gw.nodeArgs, gw.entry], { cwd: ROOT, logFile: gw.logFile, env: { ...gw.env, PORT: String(port) } });
   Object.assign(gw, { child, pid: child.pid, url: `http://127.0.0.1:${port}` });
   // BENCH_GATEWAY_START_SECONDS: more for a gateway run under a profiler or valgrind.
   const startSeconds = Number(process.env.BENCH_GATEWAY_START_SECONDS ?? 60);

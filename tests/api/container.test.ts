@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '../helpers/ports';
 import { exitOf, processSandbox } from '../helpers/server-process';
+import { startNodeFlags } from '../helpers/start-flags';
 
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
 const dockerfile = DockerfileParser.parse(dockerfileText);
@@ -47,6 +48,17 @@ describe('Dockerfile', () => {
   it('passes the linter without a problem', () => {
     const problems = validate(dockerfileText).map((d) => `${d.range.start.line + 1}: ${d.message}`);
     expect(problems).toEqual([]);
+  });
+
+  it('runs the server with the Node flags of npm start, which Node accepts', () => {
+    const [command, ...args] = jsonArgs(of('CMD')[0]!);
+    expect(command).toBe('node');
+    const flags = startNodeFlags();
+    expect(flags.length).toBeGreaterThan(0);
+    expect(args).toEqual([...flags, 'dist/server/main.js']);
+    // A misspelt or removed option stops Node before it runs anything.
+    expect(spawnSync(process.execPath, [...flags, '-e', '0']).status).toBe(0);
+    expect(spawnSync(process.execPath, ['--max-semi-space-sise=32', '-e', '0']).status).not.toBe(0);
   });
 
   it('builds in stages on the Node of the engines field and runs as an unprivileged user with /data', () => {

@@ -34,6 +34,7 @@ import { openDatabase, parseDsn, type Db } from '../../src/server/db/connect';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { hashPassword } from '../../src/server/services/users/setup';
 import { insertChannel } from '../helpers/channels';
+import { startNodeFlags } from '../helpers/start-flags';
 
 const USER_QUOTA = 500_000_000;
 const PASSWORD = 'cluster-test-password-1';
@@ -54,7 +55,7 @@ class Cluster {
   #partial = '';
 
   constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    this.child = spawn(process.execPath, [...startNodeFlags(), '--import', 'tsx', 'src/server/main.ts'], {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -336,6 +337,16 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     await fake?.close();
     await smtp?.close();
     await database?.drop();
+  });
+
+  it("runs every worker with the Node flags of the process started (npm start's)", () => {
+    const c = cluster!;
+    const flags = startNodeFlags();
+    expect(flags.length).toBeGreaterThan(0);
+    for (const index of [1, 2]) {
+      const argv = readFileSync(`/proc/${c.workerPids(index).at(-1)}/cmdline`, 'utf8').split('\0');
+      for (const flag of flags) expect(argv).toContain(flag);
+    }
   });
 
   it('refuses a token disabled through the console on every worker within a second', async () => {
