@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { CORES, sleep, startPinned, stop } from './procs.mjs';
 import { ApiClient } from './api-client.mjs';
 import { openBenchDb } from './db.mjs';
+import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 export const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 export const SERVER_ENTRY = join(ROOT, 'dist/bench/server/main.js');
@@ -16,13 +17,8 @@ const OUT_DIR = join(ROOT, 'bench/.out');
 /** The model of the load rows, and the slow ones of the memory run (the fake knows them). */
 export const MODEL = 'gpt-4o-mini';
 export const SLOW_MODELS = ['bench-slow-short', 'bench-slow-long'];
-/**
- * The Node flags `npm start` runs the server with (package.json's start script): the bench
- * measures the gateway as it is shipped.
- */
-export const START_NODE_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-  .scripts.start.split(/\s+/)
-  .filter((arg) => arg.startsWith('--'));
+/** The Node flags of `npm start`: the bench measures the gateway as it is shipped. */
+const START_NODE_FLAGS = startNodeFlags();
 /** Quota given to the bench user and token: ample for hours of load. */
 export const AMPLE_QUOTA = 1_000_000_000_000;
 

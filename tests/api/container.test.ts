@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '../helpers/ports';
 import { exitOf, processSandbox } from '../helpers/server-process';
-import { startNodeFlags } from '../helpers/start-flags';
+import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 const dockerfileText = readFileSync('Dockerfile', 'utf8');
 const dockerfile = DockerfileParser.parse(dockerfileText);

@@ -34,7 +34,7 @@ import { openDatabase, parseDsn, type Db } from '../../src/server/db/connect';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { hashPassword } from '../../src/server/services/users/setup';
 import { insertChannel } from '../helpers/channels';
-import { startNodeFlags } from '../helpers/start-flags';
+import { startNodeFlags } from '../../scripts/start-flags.mjs';
 
 const USER_QUOTA = 500_000_000;
 const PASSWORD = 'cluster-test-password-1';
