@@ -9,7 +9,7 @@
 import channelSchema from '../schemas/entities/channel.json';
 import { defineResource, type Condition, type JsonFieldDef, type ModelPickerDef, type NumberFieldDef } from '../src/shared/resources/definition';
 import { numberConstraintsOf, textConstraintsOf } from '../src/shared/resources/schema-constraints';
-import { CHANNEL_TYPE, typesWithFormInputs } from '../src/shared/channel-types';
+import { CHANNEL_STATUS, CHANNEL_TYPE, typesWithFormInputs } from '../src/shared/channel-types';
 
 const GROUPS = { kind: 'fetch', url: '/api/group/' } as const;
 const ALL_MODELS = { kind: 'fetch', url: '/api/channel/models', valueField: 'id', labelField: 'id' } as const;
@@ -190,9 +190,9 @@ export const channelsResource = defineResource({
       titleKey: { zh: '状态', en: 'Status' },
       renderer: 'status-detail',
       values: {
-        1: { labelKey: { zh: '已启用', en: 'Enabled' }, color: 'green' },
-        2: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
-        3: { labelKey: { zh: '自动禁用', en: 'Auto-disabled' }, color: 'yellow' },
+        [CHANNEL_STATUS.enabled]: { labelKey: { zh: '已启用', en: 'Enabled' }, color: 'green' },
+        [CHANNEL_STATUS.disabled]: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
+        [CHANNEL_STATUS.autoDisabled]: { labelKey: { zh: '自动禁用', en: 'Auto-disabled' }, color: 'yellow' },
       },
       unknown: { labelKey: { zh: '未知状态', en: 'Unknown' }, color: 'default' },
       reasonPath: 'other_info.status_reason',
@@ -241,8 +241,8 @@ export const channelsResource = defineResource({
       inMenu: true,
     },
     { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit', visibleWhen: CHANNEL_ROW },
-    { key: 'disable', kind: 'status', status: 2, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: [CHANNEL_ROW, { field: 'status', in: [1] }] },
-    { key: 'enable', kind: 'status', status: 1, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: [CHANNEL_ROW, { field: 'status', notIn: [1] }] },
+    { key: 'disable', kind: 'status', status: CHANNEL_STATUS.disabled, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: [CHANNEL_ROW, { field: 'status', in: [CHANNEL_STATUS.enabled] }] },
+    { key: 'enable', kind: 'status', status: CHANNEL_STATUS.enabled, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: [CHANNEL_ROW, { field: 'status', notIn: [CHANNEL_STATUS.enabled] }] },
     {
       key: 'tagEnable',
       kind: 'request',

@@ -5,18 +5,18 @@
  * are written here in both languages.
  */
 import { defineResource, type Bilingual } from '../src/shared/resources/definition';
+import { LOG_TYPE, ROLE_ADMIN } from '../src/shared/roles';
 
-const ADMIN = 10;
 const HOUR = 3600;
 /** Timing, tokens and cost belong to consumption; top-up, admin and system rows leave them empty. */
-const NOT_CONSUME = { field: 'type', notIn: [2] };
+const NOT_CONSUME = { field: 'type', notIn: [LOG_TYPE.consume] };
 /** The log types, named alike in the type filter and the type column. */
-const TYPES: Record<1 | 2 | 3 | 4, Bilingual> = {
-  1: { zh: '充值', en: 'Top-up' },
-  2: { zh: '消费', en: 'Consume' },
-  3: { zh: '管理', en: 'Admin' },
-  4: { zh: '系统', en: 'System' },
-};
+const TYPES = {
+  [LOG_TYPE.topup]: { zh: '充值', en: 'Top-up' },
+  [LOG_TYPE.consume]: { zh: '消费', en: 'Consume' },
+  [LOG_TYPE.manage]: { zh: '管理', en: 'Admin' },
+  [LOG_TYPE.system]: { zh: '系统', en: 'System' },
+} satisfies Record<number, Bilingual>;
 
 export const logsResource = defineResource({
   name: 'logs',
@@ -36,11 +36,12 @@ export const logsResource = defineResource({
         options: {
           kind: 'static',
           options: [
+            // The list reads type 0 as every type.
             { value: 0, labelKey: { zh: '全部', en: 'All' } },
-            { value: 1, labelKey: TYPES[1] },
-            { value: 2, labelKey: TYPES[2] },
-            { value: 3, labelKey: TYPES[3] },
-            { value: 4, labelKey: TYPES[4] },
+            { value: LOG_TYPE.topup, labelKey: TYPES[LOG_TYPE.topup] },
+            { value: LOG_TYPE.consume, labelKey: TYPES[LOG_TYPE.consume] },
+            { value: LOG_TYPE.manage, labelKey: TYPES[LOG_TYPE.manage] },
+            { value: LOG_TYPE.system, labelKey: TYPES[LOG_TYPE.system] },
           ],
         },
       },
@@ -49,12 +50,12 @@ export const logsResource = defineResource({
       { field: 'group', kind: 'text', placeholderKey: { zh: '分组', en: 'Group' }, width: 110 },
       { field: 'start_timestamp', kind: 'datetime', placeholderKey: { zh: '起始时间', en: 'From' }, defaultTime: { base: 'today' }, width: 190 },
       { field: 'end_timestamp', kind: 'datetime', placeholderKey: { zh: '结束时间', en: 'To' }, defaultTime: { base: 'now', offsetSeconds: HOUR }, width: 190 },
-      { field: 'username', kind: 'text', placeholderKey: { zh: '用户名称', en: 'Username' }, width: 130, minRole: ADMIN },
-      { field: 'channel', kind: 'number', placeholderKey: { zh: '渠道 ID', en: 'Channel ID' }, width: 110, minRole: ADMIN },
+      { field: 'username', kind: 'text', placeholderKey: { zh: '用户名称', en: 'Username' }, width: 130, minRole: ROLE_ADMIN },
+      { field: 'channel', kind: 'number', placeholderKey: { zh: '渠道 ID', en: 'Channel ID' }, width: 110, minRole: ROLE_ADMIN },
     ],
   },
   // Consume rows open to their billing breakdown (ratios, tokens, formula, timing, channels).
-  expand: { detail: 'log-billing', when: { field: 'type', in: [2] } },
+  expand: { detail: 'log-billing', when: { field: 'type', in: [LOG_TYPE.consume] } },
   stats: {
     path: 'stat',
     items: [
@@ -74,8 +75,8 @@ export const logsResource = defineResource({
   },
   columns: [
     { field: 'created_at', titleKey: { zh: '时间', en: 'Time' }, renderer: 'timestamp', hideable: false },
-    { field: 'channel', titleKey: { zh: '渠道', en: 'Channel' }, renderer: 'id-tag', minRole: ADMIN },
-    { field: 'username', titleKey: { zh: '用户', en: 'User' }, renderer: 'user-info', idField: 'user_id', minRole: ADMIN },
+    { field: 'channel', titleKey: { zh: '渠道', en: 'Channel' }, renderer: 'id-tag', minRole: ROLE_ADMIN },
+    { field: 'username', titleKey: { zh: '用户', en: 'User' }, renderer: 'user-info', idField: 'user_id', minRole: ROLE_ADMIN },
     { field: 'token_name', titleKey: { zh: '令牌', en: 'Token' } },
     { field: 'group', titleKey: { zh: '分组', en: 'Group' }, renderer: 'group' },
     {
@@ -83,10 +84,10 @@ export const logsResource = defineResource({
       titleKey: { zh: '类型', en: 'Type' },
       renderer: 'enum',
       values: {
-        1: { labelKey: TYPES[1], color: 'cyan' },
-        2: { labelKey: TYPES[2], color: 'lime' },
-        3: { labelKey: TYPES[3], color: 'orange' },
-        4: { labelKey: TYPES[4], color: 'purple' },
+        [LOG_TYPE.topup]: { labelKey: TYPES[LOG_TYPE.topup], color: 'cyan' },
+        [LOG_TYPE.consume]: { labelKey: TYPES[LOG_TYPE.consume], color: 'lime' },
+        [LOG_TYPE.manage]: { labelKey: TYPES[LOG_TYPE.manage], color: 'orange' },
+        [LOG_TYPE.system]: { labelKey: TYPES[LOG_TYPE.system], color: 'purple' },
       },
       unknown: { labelKey: 'common.unknown', color: 'default' },
     },
@@ -116,7 +117,7 @@ export const logsResource = defineResource({
     { field: 'prompt_tokens', titleKey: { zh: '提示', en: 'Prompt' }, renderer: 'number', hideWhen: NOT_CONSUME },
     { field: 'completion_tokens', titleKey: { zh: '补全', en: 'Completion' }, renderer: 'number', hideWhen: NOT_CONSUME },
     { field: 'quota', titleKey: { zh: '花费', en: 'Cost' }, renderer: 'quota', hideWhen: NOT_CONSUME },
-    { field: 'retry', titleKey: { zh: '重试渠道', en: 'Channels tried' }, renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ADMIN },
+    { field: 'retry', titleKey: { zh: '重试渠道', en: 'Channels tried' }, renderer: 'json-path', jsonPath: 'other.admin_info.use_channel', join: ' → ', minRole: ROLE_ADMIN },
     { field: 'content', titleKey: { zh: '详情', en: 'Details' }, renderer: 'json-dialog', dialog: 'text' },
   ],
 });

@@ -6,11 +6,12 @@
  */
 import redemptionSchema from '../schemas/entities/redemption.json';
 import { defineResource } from '../src/shared/resources/definition';
+import { REDEMPTION_STATUS } from '../src/shared/redemption-status';
 import { numberConstraintsOf, textConstraintsOf } from '../src/shared/resources/schema-constraints';
 
 const textRules = (field: string) => textConstraintsOf(redemptionSchema, field);
 const numberRules = (field: string) => numberConstraintsOf(redemptionSchema, field);
-const UNUSED = { field: 'status', in: [1] };
+const UNUSED = { field: 'status', in: [REDEMPTION_STATUS.unused] };
 /** Texts both a column and a form field show. */
 const NAME = { zh: '名称', en: 'Name' };
 const QUOTA = { zh: '额度', en: 'Quota' };
@@ -31,9 +32,9 @@ export const redemptionsResource = defineResource({
       titleKey: { zh: '状态', en: 'Status' },
       renderer: 'status',
       values: {
-        1: { labelKey: { zh: '未使用', en: 'Unused' }, color: 'green' },
-        2: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
-        3: { labelKey: { zh: '已使用', en: 'Used' }, color: 'default' },
+        [REDEMPTION_STATUS.unused]: { labelKey: { zh: '未使用', en: 'Unused' }, color: 'green' },
+        [REDEMPTION_STATUS.disabled]: { labelKey: { zh: '已禁用', en: 'Disabled' }, color: 'red' },
+        [REDEMPTION_STATUS.used]: { labelKey: { zh: '已使用', en: 'Used' }, color: 'default' },
       },
       unknown: { labelKey: { zh: '未知状态', en: 'Unknown' }, color: 'default' },
     },
@@ -45,9 +46,16 @@ export const redemptionsResource = defineResource({
   ],
   rowActions: [
     { key: 'copy', kind: 'copy', labelKey: { zh: '复制', en: 'Copy' }, template: '{key}' },
-    { key: 'disable', kind: 'status', status: 2, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: UNUSED },
-    { key: 'enable', kind: 'status', status: 1, labelKey: { zh: '启用', en: 'Enable' }, visibleWhen: { field: 'status', notIn: [1] }, disabledWhen: { field: 'status', in: [3] } },
-    { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit', disabledWhen: { field: 'status', notIn: [1] } },
+    { key: 'disable', kind: 'status', status: REDEMPTION_STATUS.disabled, labelKey: { zh: '禁用', en: 'Disable' }, visibleWhen: UNUSED },
+    {
+      key: 'enable',
+      kind: 'status',
+      status: REDEMPTION_STATUS.unused,
+      labelKey: { zh: '启用', en: 'Enable' },
+      visibleWhen: { field: 'status', notIn: [REDEMPTION_STATUS.unused] },
+      disabledWhen: { field: 'status', in: [REDEMPTION_STATUS.used] },
+    },
+    { key: 'edit', kind: 'edit', labelKey: 'crud.actions.edit', disabledWhen: { field: 'status', notIn: [REDEMPTION_STATUS.unused] } },
     {
       key: 'delete',
       kind: 'delete',

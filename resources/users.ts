@@ -5,9 +5,9 @@
  * Its own texts are written here in both languages; words other screens show too are keys.
  */
 import { defineResource, type Bilingual, type Condition } from '../src/shared/resources/definition';
-import { ROLE_ROOT } from '../src/shared/roles';
+import { ROLE_ADMIN, ROLE_COMMON, ROLE_ROOT, USER_STATUS_DISABLED, USER_STATUS_ENABLED } from '../src/shared/roles';
 
-const ROOT_ROW: Condition = { field: 'role', in: [100] };
+const ROOT_ROW: Condition = { field: 'role', in: [ROLE_ROOT] };
 const GROUPS = { kind: 'fetch', url: '/api/group/' } as const;
 const manage = (action: string) => ({ id: { field: 'id' }, action });
 /** Texts a column and a form field (or two fields) share. */
@@ -71,8 +71,8 @@ export const usersResource = defineResource({
       titleKey: { zh: '状态', en: 'Status' },
       renderer: 'status',
       values: {
-        1: { labelKey: { zh: '已激活', en: 'Active' }, color: 'green' },
-        2: { labelKey: { zh: '已封禁', en: 'Banned' }, color: 'red' },
+        [USER_STATUS_ENABLED]: { labelKey: { zh: '已激活', en: 'Active' }, color: 'green' },
+        [USER_STATUS_DISABLED]: { labelKey: { zh: '已封禁', en: 'Banned' }, color: 'red' },
       },
       unknown: { labelKey: { zh: '未知状态', en: 'Unknown status' }, color: 'default' },
     },
@@ -134,7 +134,7 @@ export const usersResource = defineResource({
       confirm: { titleKey: { zh: '确定要提升此用户吗？', en: 'Promote this user?' } },
       // Only root makes or unmakes administrators.
       minRole: ROLE_ROOT,
-      visibleWhen: { field: 'role', in: [1] },
+      visibleWhen: { field: 'role', in: [ROLE_COMMON] },
     },
     {
       key: 'demote',
@@ -145,7 +145,7 @@ export const usersResource = defineResource({
       confirm: { titleKey: { zh: '确定要降级此用户吗？', en: 'Demote this user?' } },
       // Only root makes or unmakes administrators.
       minRole: ROLE_ROOT,
-      visibleWhen: { field: 'role', in: [10] },
+      visibleWhen: { field: 'role', in: [ROLE_ADMIN] },
     },
     {
       key: 'disable',
@@ -154,7 +154,7 @@ export const usersResource = defineResource({
       endpoint: 'manage',
       body: manage('disable'),
       viewerOutranks: 'role',
-      visibleWhen: { field: 'status', in: [1] },
+      visibleWhen: { field: 'status', in: [USER_STATUS_ENABLED] },
       disabledWhen: ROOT_ROW,
     },
     {
@@ -164,7 +164,8 @@ export const usersResource = defineResource({
       endpoint: 'manage',
       body: manage('enable'),
       viewerOutranks: 'role',
-      visibleWhen: { field: 'status', notIn: [1] },
+      visibleWhen: { field: 'status', notIn: [USER_STATUS_ENABLED] },
+      // The seeds: status 3 is shown as unknown and its enable button is disabled.
       disabledWhen: { field: 'status', in: [3] },
     },
     {

@@ -8,7 +8,7 @@ import type { PageRequest } from '../../../shared/api/envelope';
 import { likeMatch, pageRows, prefixPattern } from '../../db/query-helpers';
 import type { RedemptionRow, RedemptionsTable } from '../../db/tables';
 import type { Executor } from '../../db/executor';
-import { REDEMPTION_STATUS } from './redemption.status';
+import { REDEMPTION_STATUS } from '../../../shared/redemption-status';
 
 export type NewRedemption = Insertable<RedemptionsTable>;
 export type RedemptionPatch = Updateable<RedemptionsTable>;

@@ -14,7 +14,7 @@ import { AppError, MSG } from '../../errors';
 import { quotaDisplay } from '../options/quota-display';
 import { findRedemption, insertRedemptions, listRedemptions, softDeleteRedemption, updateRedemptionIf, type NewRedemption, type RedemptionPatch } from './redemption.repository';
 import { serializeRedemption, type RedemptionJson } from './redemption.serializer';
-import { REDEMPTION_STATUS } from './redemption.status';
+import { REDEMPTION_STATUS } from '../../../shared/redemption-status';
 import { nowSeconds } from '../../../shared/time';
 
 export interface RedemptionFields {
