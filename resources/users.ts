@@ -165,7 +165,7 @@ export const usersResource = defineResource({
       body: manage('enable'),
       viewerOutranks: 'role',
       visibleWhen: { field: 'status', notIn: [USER_STATUS_ENABLED] },
-      // The seeds: status 3 is shown as unknown and its enable button is disabled.
+      // Status 3 is none the product writes: the list shows it as unknown, its enable button disabled.
       disabledWhen: { field: 'status', in: [3] },
     },
     {
