@@ -2,7 +2,8 @@
 // generator in Node, so the client core is not what limits the bare proxy). One wrk thread
 // pinned to the client core, a warm-up run, then the measured run with the target's CPU time
 // (/proc/<pid>/stat) read right before and after it, its resident memory sampled throughout,
-// and, when the target was started with eld-probe.mjs, its event-loop delay over the run.
+// and, when the target was started with eld-probe.mjs, its event-loop delay over the run;
+// when it prints its collections (gc-trace.mjs, `gcLog`), what its scavenges promoted.
 // A Lua script gives the request (POST, headers, body), counts answers that are not 2xx or
 // whose body is incomplete (JSON without "usage", a stream without "data: [DONE]"), and
 // prints one JSON line when wrk is done.
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CORES, cpuMicros, rssSampler, startPinned, stop } from './procs.mjs';
 import { eldReset, eldRead } from './eld.mjs';
+import { gcLogOffset, promotedSince } from './gc-trace.mjs';
 
 let wrkChecked = false;
 
@@ -136,7 +138,8 @@ async function runOnce({ url, connections, seconds, scriptFile }) {
 
 /**
  * One load row: `warmupSeconds` of load, then `durationSeconds` measured.
- * `target`: { pid, eldFile? } of the process whose CPU, memory and event-loop delay are read.
+ * `target`: { pid, eldFile?, gcLog? } of the process whose CPU, memory, event-loop delay and
+ * promotion are read.
  */
 export async function wrkLoadRow({ url, headers, body, stream, connections, warmupSeconds, durationSeconds, target }) {
   ensureWrk();
@@ -148,18 +151,21 @@ export async function wrkLoadRow({ url, headers, body, stream, connections, warm
   try {
     if (warmupSeconds > 0) await runOnce({ url, connections, seconds: secs(warmupSeconds), scriptFile });
     if (target.eldFile) await eldReset(target);
+    const gcFrom = target.gcLog ? gcLogOffset(target.gcLog) : undefined;
     const cpuBefore = cpuMicros(target.pid);
     const memory = rssSampler(target.pid);
     const r = await runOnce({ url, connections, seconds: secs(durationSeconds), scriptFile });
     const cpuAfter = cpuMicros(target.pid);
     const peakRssKb = memory.stop();
     const eld = target.eldFile ? await eldRead(target) : undefined;
+    const promoted = gcFrom !== undefined ? promotedSince(target.gcLog, gcFrom) : undefined;
     return {
       ...r,
       cpuMicros: cpuAfter - cpuBefore,
       cpuPerRequest: r.requests > 0 ? (cpuAfter - cpuBefore) / r.requests : NaN,
       peakRssKb,
       ...(eld ? { eld } : {}),
+      ...(promoted && r.requests > 0 ? { promotedPerRequest: promoted.bytes / r.requests, scavenges: promoted.scavenges } : {}),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { CORES, hwmKb, rssSampler, runWorker, settledRssKb, sleep, stop } from '../lib/procs.mjs';
 import { ensureWrk, wrkLoadRow, wrkVersion } from '../lib/wrk.mjs';
 import { eldCleanup, eldFileOf, eldNodeArgs } from '../lib/eld.mjs';
+import { COSTLY_PROMOTION, gcTraceNodeArgs } from '../lib/gc-trace.mjs';
 import {
   chatRequest,
   buildServer,
@@ -72,6 +73,8 @@ async function loadRow(target, stream, connections, settings) {
 
 /** Marks a target started with the event-loop delay probe (eld-probe.mjs). */
 const withEld = (target) => Object.assign(target, { eldFile: eldFileOf(target.pid) });
+/** Marks a gateway started with gcTraceNodeArgs: its collections are in its server log. */
+const withGcTrace = (gw) => Object.assign(gw, { gcLog: gw.logFile });
 
 export async function gatewaySuite(settings, goals, log) {
   ensureWrk(log);
@@ -86,14 +89,16 @@ export async function gatewaySuite(settings, goals, log) {
     const bare = withEld({ ...(await startBare(fake.url, { nodeArgs: eldNodeArgs() })), key: 'bare', label: 'bare proxy' });
     started.push(bare);
     const profileDir = join(OUT_DIR, `profile-${Date.now()}`);
-    const gw = withEld(await startGateway({ name: 'on', nodeArgs: [...eldNodeArgs(), ...(settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])] }));
+    const gw = withGcTrace(
+      withEld(await startGateway({ name: 'on', nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs(), ...(settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])] })),
+    );
     started.push(gw);
-    const gwOff = withEld(await startGateway({ name: 'off', nodeArgs: eldNodeArgs() }));
+    const gwOff = withGcTrace(withEld(await startGateway({ name: 'off', nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs()] })));
     started.push(gwOff);
     // The gateway again with Prometheus metrics on (issue #19: recording must cost no more than
     // the bench's noise), scraped every SCRAPE_EVERY_MS during its rows as Prometheus would.
     const metricsToken = randomBytes(16).toString('hex');
-    const gwMetrics = withEld(await startGateway({ name: 'metrics', nodeArgs: eldNodeArgs(), env: { METRICS_TOKEN: metricsToken } }));
+    const gwMetrics = withGcTrace(withEld(await startGateway({ name: 'metrics', nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs()], env: { METRICS_TOKEN: metricsToken } })));
     started.push(gwMetrics);
     await seedGateway(gw, { fakeUrl: fake.url, logConsume: true });
     await seedGateway(gwOff, { fakeUrl: fake.url, logConsume: false });
@@ -287,6 +292,7 @@ function report(results, settings, goals) {
       ['CPU µs/req', (r) => fmt.int(r.cpuPerRequest)],
       ['peak RSS MB', (r) => fmt.mb(r.peakRssKb)],
       ['loop delay p99 ms', (r) => (r.eld ? fmt.ms(r.eld.p99) : '')],
+      ['promoted KB/req', (r) => (r.promotedPerRequest === undefined ? '' : `${(r.promotedPerRequest / 1024).toFixed(1)}${r.promotedPerRequest > COSTLY_PROMOTION ? ' ⚠' : ''}`)],
       ['errors', (r) => fmt.int(r.errors)],
       ['× req/s', (r) => (r.key === 'bare' ? '' : fmt.ratio(ratio(r, (x) => x.rps)))],
       ['× CPU/req', (r) => (r.key === 'bare' || r.key === 'direct' ? '' : fmt.ratio(ratio(r, (x) => x.cpuPerRequest)))],
@@ -296,7 +302,10 @@ function report(results, settings, goals) {
   );
   console.log(
     "(× columns: against the bare proxy's row of the same mode and connections. Loop delay: the target's own event-loop delay over the measured run,\n" +
-      ' monitorEventLoopDelay at 10 ms resolution, loaded with --import bench/lib/eld-probe.mjs; the fake is not probed.)',
+      ' monitorEventLoopDelay at 10 ms resolution, loaded with --import bench/lib/eld-probe.mjs; the fake is not probed.\n' +
+      " Promoted: what the gateway's scavenges moved to V8's old generation during the run, per request (--trace-gc-nvp); ⚠ above\n" +
+      ` ${fmt.int(COSTLY_PROMOTION)} bytes: the row ran in the collector's costly regime, which a process falls into or not by chance (bench/README.md,\n` +
+      ' "One gateway process is one sample"), so its CPU and memory are not comparable with a row without ⚠.)',
   );
   for (const mode of ['JSON', 'stream']) {
     for (const c of settings.connectionList) {
