@@ -3,7 +3,9 @@
 // stdout (their server log), a scavenge's with `gc=s` and `promoted=<bytes>`. Per request it
 // tells which of the collector's two regimes the row ran in (bench/README.md, "One gateway
 // process is one sample"): about 0.2–0.5 KB, or 3–5 KB with longer pauses and an old
-// generation filling with promoted garbage.
+// generation filling with promoted garbage. V8 prints through C's stdio, which holds a few
+// kilobytes (a few scavenges) before they reach the file: the same lag at both ends of a run,
+// so the sum stays about right; a line that the server's own log lines split is not counted.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 
 /** Node options that make a target print its collections. */

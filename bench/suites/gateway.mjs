@@ -73,8 +73,14 @@ async function loadRow(target, stream, connections, settings) {
 
 /** Marks a target started with the event-loop delay probe (eld-probe.mjs). */
 const withEld = (target) => Object.assign(target, { eldFile: eldFileOf(target.pid) });
-/** Marks a gateway started with gcTraceNodeArgs: its collections are in its server log. */
-const withGcTrace = (gw) => Object.assign(gw, { gcLog: gw.logFile });
+/**
+ * A gateway of the load rows: started with the event-loop delay probe and printing its
+ * collections (gc-trace.mjs) to its server log, and marked so each row reads both.
+ */
+async function startMeasuredGateway({ nodeArgs = [], ...options }) {
+  const gw = await startGateway({ ...options, nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs(), ...nodeArgs] });
+  return Object.assign(withEld(gw), { gcLog: gw.logFile });
+}
 
 export async function gatewaySuite(settings, goals, log) {
   ensureWrk(log);
@@ -89,16 +95,14 @@ export async function gatewaySuite(settings, goals, log) {
     const bare = withEld({ ...(await startBare(fake.url, { nodeArgs: eldNodeArgs() })), key: 'bare', label: 'bare proxy' });
     started.push(bare);
     const profileDir = join(OUT_DIR, `profile-${Date.now()}`);
-    const gw = withGcTrace(
-      withEld(await startGateway({ name: 'on', nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs(), ...(settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])] })),
-    );
+    const gw = await startMeasuredGateway({ name: 'on', nodeArgs: settings.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
     started.push(gw);
-    const gwOff = withGcTrace(withEld(await startGateway({ name: 'off', nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs()] })));
+    const gwOff = await startMeasuredGateway({ name: 'off' });
     started.push(gwOff);
     // The gateway again with Prometheus metrics on (issue #19: recording must cost no more than
     // the bench's noise), scraped every SCRAPE_EVERY_MS during its rows as Prometheus would.
     const metricsToken = randomBytes(16).toString('hex');
-    const gwMetrics = withGcTrace(withEld(await startGateway({ name: 'metrics', nodeArgs: [...eldNodeArgs(), ...gcTraceNodeArgs()], env: { METRICS_TOKEN: metricsToken } })));
+    const gwMetrics = await startMeasuredGateway({ name: 'metrics', env: { METRICS_TOKEN: metricsToken } });
     started.push(gwMetrics);
     await seedGateway(gw, { fakeUrl: fake.url, logConsume: true });
     await seedGateway(gwOff, { fakeUrl: fake.url, logConsume: false });
