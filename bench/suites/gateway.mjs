@@ -285,7 +285,7 @@ function report(results, settings, goals) {
     return base ? get(row) / get(base) : NaN;
   };
   printTable(
-    `Load (${results.loadGenerator ?? 'wrk'}, one thread; ${settings.warmup} s warm-up + ${settings.duration} s measured per row${settings.repeats > 1 ? `, best of ${settings.repeats} rounds` : ''}; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client}; "fake (direct)" is the rig alone, its CPU and RSS the fake's)`,
+    `Load (${results.loadGenerator ?? 'wrk'}, a thread per connection; ${settings.warmup} s warm-up then ${settings.duration} s measured on the same connections per row${settings.repeats > 1 ? `, best of ${settings.repeats} rounds` : ''}; target on CPU ${CORES.target}, load and fake on CPU ${CORES.client}; "fake (direct)" is the rig alone, its CPU and RSS the fake's)`,
     [
       ['target', 'target'],
       ['mode', 'mode'],
@@ -293,6 +293,7 @@ function report(results, settings, goals) {
       ['req/s', (r) => fmt.int(r.rps)],
       ['p50 ms', (r) => fmt.ms(r.p50)],
       ['p99 ms', (r) => fmt.ms(r.p99)],
+      ['new conns ms', (r) => fmt.ms(r.firstAnswerMax)],
       ['CPU µs/req', (r) => fmt.int(r.cpuPerRequest)],
       ['peak RSS MB', (r) => fmt.mb(r.peakRssKb)],
       ['loop delay p99 ms', (r) => (r.eld ? fmt.ms(r.eld.p99) : '')],
@@ -305,7 +306,10 @@ function report(results, settings, goals) {
     rows,
   );
   console.log(
-    "(× columns: against the bare proxy's row of the same mode and connections. Loop delay: the target's own event-loop delay over the measured run,\n" +
+    "(× columns: against the bare proxy's row of the same mode and connections. p50/p99: of the requests sent and answered inside the\n" +
+      " measured window, timed by the wrk script itself (bench/README.md: not wrk's own figures). New conns: the slowest first answer\n" +
+      ' when the row opened its connections all at once, before the warm-up (a loaded Node server accepts one per event-loop turn).\n' +
+      " Loop delay: the target's own event-loop delay over the measured run,\n" +
       ' monitorEventLoopDelay at 10 ms resolution, loaded with --import bench/lib/eld-probe.mjs; the fake is not probed.\n' +
       " Promoted: what the gateway's scavenges moved to V8's old generation during the run, per request (--trace-gc-nvp); ⚠ above\n" +
       ` ${fmt.int(COSTLY_PROMOTION)} bytes: the row ran in the collector's costly regime, which a process falls into or not by chance (bench/README.md,\n` +
