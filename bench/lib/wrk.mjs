@@ -131,7 +131,7 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-  local answered, non2xx, status5xx, incomplete, inWindow, firstMax = 0, 0, 0, 0, 0, 0
+  local answered, non2xx, status5xx, incomplete, inWindow, firstMax = 0, 0, 0, 0, 0, nil
   local all = {}
   for _, t in ipairs(threads) do
     answered = answered + (t:get("answered") or 0)
@@ -139,22 +139,28 @@ function done(summary, latency, requests)
     status5xx = status5xx + (t:get("status5xx") or 0)
     incomplete = incomplete + (t:get("incomplete") or 0)
     inWindow = inWindow + (t:get("inWindow") or 0)
-    firstMax = math.max(firstMax, t:get("firstAnswer") or 0)
+    local first = t:get("firstAnswer") or -1
+    if first >= 0 then firstMax = math.max(firstMax or 0, first) end
     for _, v in ipairs(t:get("latencies") or {}) do all[#all + 1] = v end
   end
   table.sort(all)
+  -- Nearest rank, as bench/lib/stats.mjs; null (not 0) when nothing was measured, so an empty
+  -- window can never pass for a fast one.
+  local function ms(us)
+    if us == nil then return "null" end
+    return string.format("%.4f", us / 1000)
+  end
   local function pct(p)
-    if #all == 0 then return 0 end
     return all[math.max(1, math.ceil(p / 100 * #all))]
   end
   local e = summary.errors
   -- done() runs in wrk's main Lua state, which init() never saw: the window is a thread's.
   local seconds = (threads[1]:get("to") - threads[1]:get("from")) / 1e6
   io.write(string.format(
-    '{"requests":%d,"seconds":%.6f,"rps":%.3f,"samples":%d,"p50":%.4f,"p99":%.4f,"max":%.4f,"firstAnswerMax":%.4f,"answered":%d,' ..
+    '{"requests":%d,"seconds":%.6f,"rps":%.3f,"samples":%d,"p50":%s,"p99":%s,"max":%s,"firstAnswerMax":%s,"answered":%d,' ..
     '"errors":%d,"detail":{"connect":%d,"read":%d,"write":%d,"timeouts":%d,"status":%d,"non2xx":%d,"status5xx":%d,"incomplete":%d}}\\n',
     inWindow, seconds, inWindow / seconds, #all,
-    pct(50) / 1000, pct(99) / 1000, (all[#all] or 0) / 1000, firstMax / 1000, answered,
+    ms(pct(50)), ms(pct(99)), ms(all[#all]), ms(firstMax), answered,
     e.connect + e.read + e.write + e.timeout + non2xx + incomplete,
     e.connect, e.read, e.write, e.timeout, e.status, non2xx, status5xx, incomplete))
 end
@@ -170,32 +176,31 @@ async function sleepUntilUs(us) {
 }
 
 /**
- * Starts wrk (pinned to the client core, one thread per connection) for `seconds`; `result`
- * resolves with the JSON its script printed.
+ * Runs wrk (pinned to the client core, one thread per connection) for `seconds`; resolves with
+ * the JSON its script printed, its figures that were not measured as NaN.
  */
-function startWrk({ url, connections, seconds, scriptFile, window }) {
+async function runWrk({ url, connections, seconds, scriptFile, window }) {
   const args = ['wrk', `-t${connections}`, `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', scriptFile, url, '--', String(window.from), String(window.to)];
   const child = startPinned(CORES.client, args);
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d) => (out += d));
   const timer = setTimeout(() => stop(child, 2000), (seconds + 30) * 1000);
-  const result = (async () => {
-    try {
-      const { code, signal } = await child.exited;
-      const line = out
-        .trim()
-        .split('\n')
-        .reverse()
-        .find((l) => l.startsWith('{'));
-      if (code !== 0 || !line) throw new Error(`wrk ${args.slice(1).join(' ')} failed (${code ?? signal}): ${out.slice(-400)}`);
-      return JSON.parse(line);
-    } finally {
-      clearTimeout(timer);
-      await stop(child, 1000);
-    }
-  })();
-  return { result };
+  try {
+    const { code, signal } = await child.exited;
+    const line = out
+      .trim()
+      .split('\n')
+      .reverse()
+      .find((l) => l.startsWith('{'));
+    if (code !== 0 || !line) throw new Error(`wrk ${args.slice(1).join(' ')} failed (${code ?? signal}): ${out.slice(-400)}`);
+    const r = JSON.parse(line);
+    for (const key of ['p50', 'p99', 'max', 'firstAnswerMax']) r[key] ??= NaN;
+    return r;
+  } finally {
+    clearTimeout(timer);
+    await stop(child, 1000);
+  }
 }
 
 /**
@@ -214,9 +219,9 @@ export async function wrkLoadRow({ url, headers, body, stream, connections, warm
   // wrk takes whole seconds; its clock starts a little after ours.
   const seconds = Math.ceil(warmupSeconds + durationSeconds) + 1;
   try {
-    const wrk = startWrk({ url, connections, seconds, scriptFile, window });
+    const wrk = runWrk({ url, connections, seconds, scriptFile, window });
     // A wrk that fails at once must not leave the harness waiting out the window.
-    const failed = wrk.result.then(
+    const failed = wrk.then(
       () => undefined,
       (err) => err,
     );
@@ -230,7 +235,7 @@ export async function wrkLoadRow({ url, headers, body, stream, connections, warm
     const peakRssKb = memory.stop();
     const promoted = gcFrom !== undefined ? promotedSince(target.gcLog, gcFrom) : undefined;
     const eld = target.eldFile ? await eldRead(target) : undefined;
-    const r = await wrk.result;
+    const r = await wrk;
     return {
       ...r,
       cpuMicros: cpuAfter - cpuBefore,
