@@ -61,7 +61,7 @@ function streamsInJournal(dataDir: string, requestIds: string[]): number {
   const text = readdirSync(dir)
     .map((file) => readFileSync(join(dir, file), 'utf8'))
     .join('');
-  const progress = text.split('\n').filter((line) => line.startsWith('{"k":"p"'));
+  const progress = text.split('\n').filter((line) => line.startsWith('["p",'));
   return requestIds.filter((id) => progress.some((line) => line.includes(id))).length;
 }
 

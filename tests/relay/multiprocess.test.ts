@@ -409,7 +409,7 @@ function clusterSuite(dialect: DialectCase, extraEnv: Record<string, string>, fu
     const progressOf = (pid: number) =>
       readdirSync(join(database.dataDir, 'ledger'))
         .filter((f) => f.startsWith(`${NODE}-2.`) && f.includes(`.${pid}.`))
-        .some((f) => readFileSync(join(database.dataDir, 'ledger', f), 'utf8').includes('{"k":"p"'));
+        .some((f) => readFileSync(join(database.dataDir, 'ledger', f), 'utf8').includes('["p",'));
     await expect
       .poll(
         async () => {

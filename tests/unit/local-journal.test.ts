@@ -3,7 +3,7 @@
  * only move on commit, segments dropped once written, running streams' progress carried into
  * each new segment, and what a later start reads back.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,6 +85,59 @@ describe('local settlement journal', () => {
     journal.close();
   });
 
+  it('reads back every field of a settlement and its log; lines in the earlier object form too', () => {
+    const dir = dataDir();
+    const journal = new LocalJournal(dir, 'n', 'i10');
+    journal.open();
+    const full: SettleItem = {
+      reservationId: 'm-full',
+      userId: 7,
+      tokenId: 9,
+      tokenLimited: true,
+      channelId: 3,
+      reserved: 40,
+      quota: 55,
+      countUsage: true,
+      memoryHold: true,
+      log: {
+        user_id: 7,
+        created_at: 1_796_000_000,
+        type: 2,
+        content: '模型倍率 1.00，补全倍率 4.00，分组倍率 1.00',
+        username: 'u "quoted"',
+        token_name: 't\nline',
+        token_id: 9,
+        model_name: 'gpt-4o-mini',
+        prompt_tokens: 12,
+        completion_tokens: 25,
+        use_time: 1,
+        is_stream: true,
+        channel_id: 3,
+        group: 'vip',
+        other: '{"frt":19,"admin_info":{"use_channel":["3"]}}',
+      },
+    };
+    const refund: SettleItem = { reservationId: 'r-0', userId: 1, tokenId: 0, tokenLimited: false, channelId: 0, reserved: 10, quota: 0, countUsage: false, memoryHold: false };
+    journal.progress({ ...full, reservationId: 'm-stream', quota: 20 });
+    journal.final(full);
+    journal.final(refund);
+    journal.flush();
+    const ledger = join(dir, 'ledger');
+    const files = readdirSync(ledger).map((f) => join(ledger, f));
+    expect(readJournal(files)).toEqual([
+      { k: 'p', item: { ...full, reservationId: 'm-stream', quota: 20 } },
+      { k: 'f', n: 1, item: full },
+      { k: 'f', n: 2, item: refund },
+    ]);
+    // A journal left by a version that wrote each record as an object.
+    const old = join(ledger, 'old.wal');
+    writeFileSync(old, `${JSON.stringify({ k: 'f', n: 5, item: full })}\n${JSON.stringify({ k: 'x', item: full })}\n["f",6,`);
+    expect(readJournal([old])).toEqual([{ k: 'f', n: 5, item: full }]);
+    journal.committed([1, 2]);
+    journal.forget('m-stream');
+    journal.close();
+  });
+
   it('reads back what was written, torn lines skipped; a clean close leaves no file', () => {
     const dir = dataDir();
     const journal = new LocalJournal(dir, 'node a', 'i2');
@@ -107,7 +160,7 @@ describe('local settlement journal', () => {
 
   it('drops written segments and carries running streams into new ones', () => {
     const dir = dataDir();
-    const journal = new LocalJournal(dir, 'n', 'i3', 300);
+    const journal = new LocalJournal(dir, 'n', 'i3', 100);
     journal.open();
     journal.progress(item('stream', 7));
     const numbers: number[] = [];

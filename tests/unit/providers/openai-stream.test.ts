@@ -51,6 +51,34 @@ describe('OpenAI-shaped streams', () => {
     expect(continued.onEvent(usageEvent).usage).toEqual({ promptTokens: 9, completionTokens: 3 });
   });
 
+  it('in a read of plain events, reads exactly the events that hold a marker, found by their place in the read', () => {
+    // Usage in the middle, an error at the end, text that mentions both: each event's place is
+    // the lengths of the events before it, so only the marked ones are parsed.
+    const read = events(
+      chunk({ role: 'assistant', content: 'the "usage" and "error" words' }, null, { usage: null }),
+      chunk({ content: 'a' }, null, { usage: null }),
+      { ...base, choices: [], usage },
+      chunk({ content: 'b' }, null, { usage: null }),
+      { error: { message: 'overloaded', type: 'server_error' } },
+      '[DONE]',
+    );
+    const text = read.map((e) => `data: ${e.data}\n\n`).join('');
+    const converter = openaiProvider.createStream!('chat', target(), { includeUsage: true });
+    converter.onChunk!(text, true);
+    converter.onPlainChunk!();
+    const steps = read.map((e) => converter.onEvent(e));
+    // Passed unread (rawText) or parsed (text, usage, error).
+    expect(steps.map((s) => s.rawText !== undefined && s.rawText !== '')).toEqual([true, true, false, true, false, false]);
+    expect(steps[2]!.usage).toEqual({ promptTokens: 9, completionTokens: 3 });
+    expect(steps[4]!.error?.message).toBe('overloaded');
+    // The same read without onPlainChunk searches every event and decides the same.
+    const searched = openaiProvider.createStream!('chat', target(), { includeUsage: true });
+    searched.onChunk!(text, true);
+    expect(read.map((e) => searched.onEvent(e)).map((s) => [s.rawText !== undefined && s.rawText !== '', s.usage, s.error?.message])).toEqual(
+      steps.map((s) => [s.rawText !== undefined && s.rawText !== '', s.usage, s.error?.message]),
+    );
+  });
+
   it('tells a non-null usage from a null one in raw chunk text', () => {
     expect(carriesUsage('{"usage":null}')).toBe(false);
     expect(carriesUsage('{"usage" :  null ,"x":1}')).toBe(false);

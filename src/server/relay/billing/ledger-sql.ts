@@ -105,7 +105,7 @@ function placeholders(count: number): string {
 }
 
 /** Consume-log columns, in insert order (`group` quoted for every database). */
-const LOG_COLUMNS = [
+export const LOG_COLUMNS = [
   'user_id',
   'created_at',
   'type',

@@ -21,7 +21,7 @@
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SettleItem } from './ledger-sql';
+import { LOG_COLUMNS, type SettleItem } from './ledger-sql';
 
 const NEWLINE = 0x0a;
 /** The write buffer kept between writes grows at most to this. */
@@ -37,13 +37,72 @@ function fill(out: Buffer, lines: readonly string[]): Buffer {
   return out.subarray(0, at);
 }
 
-/** One line of the journal. */
+/** One record of the journal. */
 export interface JournalRecord {
   /** `f`: a settlement, numbered; `p`: what a running stream delivered so far. */
   k: 'f' | 'p';
   /** The settlement's number in its process (final records). */
   n?: number;
   item: SettleItem;
+}
+
+/** The log's columns in a line, in this order (its quota is the item's, filled in when written). */
+const LINE_LOG_COLUMNS = LOG_COLUMNS.filter((c) => c !== 'quota');
+
+/**
+ * A record as one line: a JSON array in a fixed order, `[k, n, reservationId, userId,
+ * tokenId, tokenLimited, channelId, reserved, quota, countUsage, memoryHold, log]` with the
+ * flags as 0/1 and the log as its column values (LINE_LOG_COLUMNS) or null. Every request
+ * that charges writes one; without the keys it is about 40 % shorter (less to serialise,
+ * encode and write) than the object it stands for. Lines written as that object (by earlier
+ * versions) are still read.
+ */
+function recordLine(k: 'f' | 'p', n: number, item: SettleItem): string {
+  const log = item.log as Record<string, unknown> | undefined;
+  return JSON.stringify([
+    k,
+    n,
+    item.reservationId,
+    item.userId,
+    item.tokenId,
+    item.tokenLimited ? 1 : 0,
+    item.channelId,
+    item.reserved,
+    item.quota,
+    item.countUsage ? 1 : 0,
+    item.memoryHold ? 1 : 0,
+    log ? LINE_LOG_COLUMNS.map((c) => log[c] ?? null) : null,
+  ]);
+}
+
+/** A line back into its record (either form); undefined when it is not one. */
+function parseRecord(line: string): JournalRecord | undefined {
+  const parsed: unknown = JSON.parse(line);
+  if (!Array.isArray(parsed)) {
+    const record = parsed as JournalRecord;
+    return (record.k === 'f' || record.k === 'p') && record.item && typeof record.item.reservationId === 'string' ? record : undefined;
+  }
+  const [k, n, reservationId, userId, tokenId, tokenLimited, channelId, reserved, quota, countUsage, memoryHold, logValues] = parsed as unknown[];
+  if ((k !== 'f' && k !== 'p') || typeof reservationId !== 'string') return undefined;
+  const item: SettleItem = {
+    reservationId,
+    userId: Number(userId),
+    tokenId: Number(tokenId),
+    tokenLimited: tokenLimited === 1,
+    channelId: Number(channelId),
+    reserved: Number(reserved),
+    quota: Number(quota),
+    countUsage: countUsage === 1,
+    memoryHold: memoryHold === 1,
+  };
+  if (Array.isArray(logValues)) {
+    const log: Record<string, unknown> = {};
+    LINE_LOG_COLUMNS.forEach((c, i) => {
+      if (logValues[i] !== null && logValues[i] !== undefined) log[c] = logValues[i];
+    });
+    item.log = log as SettleItem['log'];
+  }
+  return k === 'f' ? { k, n: Number(n), item } : { k, item };
 }
 
 /** What a batch leaves in `ledger_checkpoints` (see the migration). */
@@ -140,14 +199,14 @@ export class LocalJournal {
   final(item: SettleItem): number {
     const n = ++this.#number;
     this.#live.delete(item.reservationId);
-    this.#push(JSON.stringify({ k: 'f', n, item } satisfies JournalRecord));
+    this.#push(recordLine('f', n, item));
     this.#segments[this.#segments.length - 1]!.lastNumber = n;
     return n;
   }
 
   /** Journals what a running stream delivered so far (replaces its earlier progress). */
   progress(item: SettleItem): void {
-    const line = JSON.stringify({ k: 'p', item } satisfies JournalRecord);
+    const line = recordLine('p', 0, item);
     this.#live.set(item.reservationId, line);
     this.#push(line);
   }
@@ -325,8 +384,8 @@ export function readJournal(files: readonly string[]): JournalRecord[] {
     for (const line of text.split('\n')) {
       if (line === '') continue;
       try {
-        const record = JSON.parse(line) as JournalRecord;
-        if ((record.k === 'f' || record.k === 'p') && record.item && typeof record.item.reservationId === 'string') out.push(record);
+        const record = parseRecord(line);
+        if (record) out.push(record);
       } catch {
         // the last line, cut short by the kill
       }

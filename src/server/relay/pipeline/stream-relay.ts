@@ -207,6 +207,7 @@ class StreamSession {
     // so does its start when the events at its end produce nothing (`[DONE]`, which the relay
     // writes itself after the closing events, or a usage chunk the client did not ask for).
     let asReceived = this.parser.lastChunkWasPlainEvents;
+    if (asReceived) converter.onPlainChunk?.();
     let droppedTailBytes = 0;
     for (const event of events) {
       if (this.firstResponseMs === 0) this.firstResponseMs = Date.now() - this.call.startedAt;

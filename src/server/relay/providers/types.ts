@@ -182,6 +182,12 @@ export interface StreamConverter {
    */
   onChunk?(text: string, whole: boolean): UpstreamError | void;
   /**
+   * Called after `onChunk` when that read parsed as only whole plain events, each exactly
+   * `data: …\n\n` (StreamDecoder.lastChunkWasPlainEvents), before their `onEvent` calls: each
+   * event's place in the read's text is then known from the lengths of the events before it.
+   */
+  onPlainChunk?(): void;
+  /**
    * The relay is done with the steps handed out so far (called after each upstream read): a
    * converter that reuses a step drops what it refers to, so no event outlives its chunk.
    */

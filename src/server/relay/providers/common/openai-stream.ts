@@ -55,6 +55,16 @@ function skipSpace(text: string, at: number): number {
   return at;
 }
 
+/** Where the `"usage"` key with a non-null value begins in `data` at or after `from` (-1: nowhere). */
+function usageAt(data: string, from: number): number {
+  for (let at = data.indexOf('"usage"', from); at !== -1; at = data.indexOf('"usage"', at + 7)) {
+    const colon = skipSpace(data, at + 7);
+    if (data.charCodeAt(colon) !== 0x3a) continue;
+    if (!data.startsWith('null', skipSpace(data, colon + 1))) return at;
+  }
+  return -1;
+}
+
 /**
  * Whether JSON text (one chunk's data, or a whole read's) has a `"usage"` key with a non-null
  * value. A quote inside a JSON string is escaped, so `"usage"` in generated text never
@@ -62,13 +72,19 @@ function skipSpace(text: string, at: number): number {
  * usage is asked for (the relay always asks), so the key alone tells nothing.
  */
 export function carriesUsage(data: string): boolean {
-  for (let at = data.indexOf('"usage"'); at !== -1; at = data.indexOf('"usage"', at + 7)) {
-    const colon = skipSpace(data, at + 7);
-    if (data.charCodeAt(colon) !== 0x3a) continue;
-    if (!data.startsWith('null', skipSpace(data, colon + 1))) return true;
-  }
-  return false;
+  return usageAt(data, 0) !== -1;
 }
+
+/** Where the next marker (`"error"`, or usage with a value) begins in `text` at or after `from`; Infinity: none. */
+function markerAt(text: string, from: number): number {
+  const error = text.indexOf('"error"', from);
+  const usage = usageAt(text, from);
+  if (error === -1) return usage === -1 ? Infinity : usage;
+  return usage === -1 ? error : Math.min(error, usage);
+}
+
+/** `data: ` and the blank line around a plain event's data. */
+const PLAIN_EVENT_CHARS = 8;
 
 /** What the reused fast-path step holds between two upstream reads. */
 const RELEASED: SseEvent = { data: '' };
@@ -88,6 +104,12 @@ export class OpenAIPassThroughStream implements StreamConverter {
   private firstData: string | undefined;
   /** The events of the current upstream read carry no usage and no error (see onChunk). */
   private chunkClean = false;
+  /** The current read's text while its events are handed over (see onPlainChunk). */
+  private chunkText = '';
+  /** Where the next marker of the current read begins in its text (Infinity: none left). */
+  private nextMarker = Infinity;
+  /** Where the next event begins in the current read's text when it is plain events; -1: unknown. */
+  private eventAt = -1;
   /** The fast path's step, filled in again for every event it passes on (see StreamConverter.onEvent). */
   private readonly passStep: StreamStep & { out: [SseEvent] } = { out: [{ data: '' }], usage: undefined, rawText: '' };
 
@@ -100,11 +122,34 @@ export class OpenAIPassThroughStream implements StreamConverter {
     // Two searches over the read's text instead of two per event (string searches: a Buffer
     // search with a string needle measured slower than decoding the read); an event begun in
     // an earlier read (`whole` false) may have its marker split across the two.
-    this.chunkClean = whole && !text.includes('"error"') && !carriesUsage(text);
+    this.nextMarker = whole ? markerAt(text, 0) : 0;
+    this.chunkClean = whole && this.nextMarker === Infinity;
+    this.chunkText = text;
+    this.eventAt = -1;
+  }
+
+  /**
+   * The read was plain events only: event k begins where the k events before it, written as
+   * `data: …\n\n`, end. So the marker positions onChunk found say which events hold one, and
+   * the others (all but the usage chunk, usually) are not searched again one by one.
+   */
+  onPlainChunk(): void {
+    this.eventAt = 0;
+  }
+
+  /** Whether the next event of a plain read holds a marker (called for every event of it, in order). */
+  private plainEventMarked(data: string): boolean {
+    const end = this.eventAt + PLAIN_EVENT_CHARS + data.length;
+    this.eventAt = end;
+    if (this.nextMarker >= end) return false;
+    this.nextMarker = markerAt(this.chunkText, end);
+    return true;
   }
 
   release(): void {
     this.chunkClean = false;
+    this.chunkText = '';
+    this.eventAt = -1;
     const step = this.passStep;
     step.out[0] = RELEASED;
     step.rawText = '';
@@ -117,10 +162,12 @@ export class OpenAIPassThroughStream implements StreamConverter {
 
   onEvent(event: SseEvent): StreamStep {
     const data = event.data;
+    // Before anything else: a plain read's events are counted off in order, [DONE] included.
+    const marked = this.chunkClean ? false : this.eventAt >= 0 ? this.plainEventMarked(data) : data.includes('"error"') || carriesUsage(data);
     if (data === '[DONE]') return { out: [], usage: this.usage };
     // The fast path: a chunk without usage or error goes on as it came, and its text is read
     // only if the stream ends without usage.
-    if (this.unread && (this.chunkClean || (!data.includes('"error"') && !carriesUsage(data)))) {
+    if (this.unread && !marked) {
       if (!this.sawChunk) {
         this.sawChunk = true;
         if (this.options.includeUsage) this.firstData = data;
