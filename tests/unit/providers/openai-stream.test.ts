@@ -86,6 +86,10 @@ describe('OpenAI-shaped streams', () => {
     expect(carriesUsage('{"usage": {}}')).toBe(true);
     expect(carriesUsage('{"c":"the \\"usage\\": 1","usage":null}')).toBe(false);
     expect(carriesUsage('{"c":"usage","usage":{"a":1}}')).toBe(true);
+    // The key is found by its tail; the quote before it is checked.
+    expect(carriesUsage('"usage":{"a":1}')).toBe(true);
+    expect(carriesUsage('{"xusage":{"a":1}}')).toBe(false);
+    expect(carriesUsage('{"usage"\n:\t{"a":1}}')).toBe(true);
     expect(carriesUsage('{"choices":[]}')).toBe(false);
     // Over a whole read's text: OpenAI's `"usage":null` in every chunk is no usage.
     expect(carriesUsage('data: {"usage":null}\n\ndata: {"usage" : null}\n\n')).toBe(false);

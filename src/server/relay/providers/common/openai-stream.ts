@@ -48,19 +48,33 @@ function canonicalChunk(chunk: JsonObject): JsonObject {
   return out;
 }
 
-const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
-
 function skipSpace(text: string, at: number): number {
-  while (WS.has(text.charCodeAt(at))) at++;
+  for (let c = text.charCodeAt(at); c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09; c = text.charCodeAt(++at));
   return at;
 }
 
+/*
+ * The keys are searched for by their tails (`usage"`, `rror"`) and the characters before are
+ * checked after: V8's string search starts from the needle's first character, and a needle
+ * that begins with `"`, JSON's most frequent character, stops at every quote (over the text of
+ * a 22-event stream read: 2.1 µs for `"usage"`, 0.3 µs for `usage"`).
+ */
+
 /** Where the `"usage"` key with a non-null value begins in `data` at or after `from` (-1: nowhere). */
 function usageAt(data: string, from: number): number {
-  for (let at = data.indexOf('"usage"', from); at !== -1; at = data.indexOf('"usage"', at + 7)) {
-    const colon = skipSpace(data, at + 7);
+  for (let at = data.indexOf('usage"', from + 1); at !== -1; at = data.indexOf('usage"', at + 6)) {
+    if (data.charCodeAt(at - 1) !== 0x22) continue;
+    const colon = skipSpace(data, at + 6);
     if (data.charCodeAt(colon) !== 0x3a) continue;
-    if (!data.startsWith('null', skipSpace(data, colon + 1))) return at;
+    if (!data.startsWith('null', skipSpace(data, colon + 1))) return at - 1;
+  }
+  return -1;
+}
+
+/** Where `"error"` begins in `text` at or after `from` (-1: nowhere). */
+function errorAt(text: string, from: number): number {
+  for (let at = text.indexOf('rror"', from + 2); at !== -1; at = text.indexOf('rror"', at + 5)) {
+    if (text.charCodeAt(at - 1) === 0x65 && text.charCodeAt(at - 2) === 0x22) return at - 2;
   }
   return -1;
 }
@@ -77,7 +91,7 @@ export function carriesUsage(data: string): boolean {
 
 /** Where the next marker (`"error"`, or usage with a value) begins in `text` at or after `from`; Infinity: none. */
 function markerAt(text: string, from: number): number {
-  const error = text.indexOf('"error"', from);
+  const error = errorAt(text, from);
   const usage = usageAt(text, from);
   if (error === -1) return usage === -1 ? Infinity : usage;
   return usage === -1 ? error : Math.min(error, usage);
@@ -163,7 +177,7 @@ export class OpenAIPassThroughStream implements StreamConverter {
   onEvent(event: SseEvent): StreamStep {
     const data = event.data;
     // Before anything else: a plain read's events are counted off in order, [DONE] included.
-    const marked = this.chunkClean ? false : this.eventAt >= 0 ? this.plainEventMarked(data) : data.includes('"error"') || carriesUsage(data);
+    const marked = this.chunkClean ? false : this.eventAt >= 0 ? this.plainEventMarked(data) : errorAt(data, 0) !== -1 || carriesUsage(data);
     if (data === '[DONE]') return { out: [], usage: this.usage };
     // The fast path: a chunk without usage or error goes on as it came, and its text is read
     // only if the stream ends without usage.
