@@ -3,6 +3,7 @@
 //   db          database scale: 1,000,000 logs, 10,000 tokens, 1,000 channels
 //   console     console weight only
 //   soak        10 minutes at 80 % of the goal load
+//   ab          two builds at once (--base=<git revision>, default HEAD): CPU per request current ÷ base
 // Prints a ✓/✗ line per goal and exits 1 when one is not met. See bench/README.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +14,9 @@ import { gatewaySuite } from './suites/gateway.mjs';
 import { consoleSuite } from './suites/console.mjs';
 import { dbSuite } from './suites/db.mjs';
 import { soakSuite } from './suites/soak.mjs';
+import { abSuite } from './suites/ab.mjs';
 
-const SUITES = { gateway: gatewaySuite, db: dbSuite, console: consoleSuite, soak: soakSuite };
+const SUITES = { gateway: gatewaySuite, db: dbSuite, console: consoleSuite, soak: soakSuite, ab: abSuite };
 
 const { settings, suites } = readSettings(process.argv.slice(2));
 const chosen = suites.length ? suites : ['gateway'];

@@ -1,6 +1,7 @@
 // Bundles the server into dist/server/main.js (dependencies stay in node_modules). The
 // benchmark imports `buildServer` to bundle the same way into a folder of its own.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -19,10 +20,11 @@ function latin1Comments(file) {
   if (narrowed !== text) writeFileSync(file, narrowed);
 }
 
-export async function buildServer(outfile = 'dist/server/main.js') {
+/** `sourceRoot`: a checkout to bundle instead of this one (the A/B benchmark's base revision). */
+export async function buildServer(outfile = 'dist/server/main.js', sourceRoot = root) {
   const out = fileURLToPath(new URL(outfile, `file://${root}`));
   await build({
-    entryPoints: [`${root}src/server/main.ts`],
+    entryPoints: [join(sourceRoot, 'src/server/main.ts')],
     outfile: out,
     bundle: true,
     platform: 'node',

@@ -56,10 +56,10 @@ export async function npmScript(name) {
  * cannot swap the bundle (or the source map the profile summary reads) during a run. From
  * there the server still finds the project root (package.json, schemas/, dist/web).
  */
-export async function buildServer(log) {
-  log('building the server (scripts/build-server.mjs) ...');
+export async function buildServer(log, { entry = SERVER_ENTRY, sourceRoot } = {}) {
+  log(`building the server (scripts/build-server.mjs)${sourceRoot ? ` from ${sourceRoot}` : ''} ...`);
   const { buildServer: bundle } = await import('../../scripts/build-server.mjs');
-  await bundle(SERVER_ENTRY.slice(ROOT.length + 1));
+  await bundle(entry.slice(ROOT.length + 1), sourceRoot);
 }
 
 export function freePort() {

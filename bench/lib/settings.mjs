@@ -19,6 +19,9 @@ const DEFAULTS = {
   consoleLoads: 7, // counted cold loads of each timed console route (sign-in form, channel rows)
   consoleChannels: 200, // channels in the list whose rows are timed
   profile: 0, // 1: run the gateway (logging on) with --cpu-prof and print where its time goes
+  base: 'HEAD', // the A/B suite's base revision (the current build is the working tree)
+  abRounds: 5, // rounds per mode of the A/B suite
+  abConnections: 64, // connections per gateway in the A/B suite
 };
 
 const camel = (s) => s.replace(/[-_]([a-z])/g, (_, c) => c.toUpperCase());
