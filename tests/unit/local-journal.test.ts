@@ -131,7 +131,8 @@ describe('local settlement journal', () => {
     ]);
     // A journal left by a version that wrote each record as an object.
     const old = join(ledger, 'old.wal');
-    writeFileSync(old, `${JSON.stringify({ k: 'f', n: 5, item: full })}\n${JSON.stringify({ k: 'x', item: full })}\n["f",6,`);
+    // Also a line whose amounts are not numbers, and one torn by the kill: neither is a record.
+    writeFileSync(old, `${JSON.stringify({ k: 'f', n: 5, item: full })}\n${JSON.stringify({ k: 'x', item: full })}\n["f",7,"r-x",1,0,0,0,"10",5,1,0,null]\n["f",6,`);
     expect(readJournal([old])).toEqual([{ k: 'f', n: 5, item: full }]);
     journal.committed([1, 2]);
     journal.forget('m-stream');

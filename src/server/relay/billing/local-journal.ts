@@ -84,14 +84,17 @@ function parseRecord(line: string): JournalRecord | undefined {
   }
   const [k, n, reservationId, userId, tokenId, tokenLimited, channelId, reserved, quota, countUsage, memoryHold, logValues] = parsed as unknown[];
   if ((k !== 'f' && k !== 'p') || typeof reservationId !== 'string') return undefined;
+  // Amounts that are not numbers would bill NaN: such a line is not a record.
+  const numbers = [n, userId, tokenId, channelId, reserved, quota];
+  if (!numbers.every((v) => typeof v === 'number' && Number.isFinite(v))) return undefined;
   const item: SettleItem = {
     reservationId,
-    userId: Number(userId),
-    tokenId: Number(tokenId),
+    userId: userId as number,
+    tokenId: tokenId as number,
     tokenLimited: tokenLimited === 1,
-    channelId: Number(channelId),
-    reserved: Number(reserved),
-    quota: Number(quota),
+    channelId: channelId as number,
+    reserved: reserved as number,
+    quota: quota as number,
     countUsage: countUsage === 1,
     memoryHold: memoryHold === 1,
   };
@@ -102,7 +105,7 @@ function parseRecord(line: string): JournalRecord | undefined {
     });
     item.log = log as SettleItem['log'];
   }
-  return k === 'f' ? { k, n: Number(n), item } : { k, item };
+  return k === 'f' ? { k, n: n as number, item } : { k, item };
 }
 
 /** What a batch leaves in `ledger_checkpoints` (see the migration). */

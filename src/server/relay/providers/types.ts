@@ -144,6 +144,9 @@ export interface SseEvent {
   extra?: string;
 }
 
+/** `data: ` + `\n\n`: what writing an event plainly adds to its data (characters and bytes alike). */
+export const PLAIN_EVENT_OVERHEAD = 8;
+
 /** What a stream converter produced for one upstream event. */
 export interface StreamStep {
   /**

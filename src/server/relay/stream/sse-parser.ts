@@ -8,7 +8,7 @@
  * `data: …\n\n` events, exactly as it would write them itself: then it may send the chunk's
  * own bytes on instead of formatting the events again.
  */
-import type { SseEvent } from '../providers/types';
+import { PLAIN_EVENT_OVERHEAD, type SseEvent } from '../providers/types';
 
 /** The reference's maximum line length: longer lines abort the stream. */
 export const MAX_SSE_LINE_BYTES = 10 * 1024 * 1024;
@@ -37,8 +37,6 @@ export interface SseParserOptions {
 
 const LF = 0x0a;
 const CR = 0x0d;
-/** `data: ` + `\n\n`: what formatting adds to an event's data. */
-const PLAIN_EVENT_OVERHEAD = 8;
 
 export class SseParser {
   private readonly decoder = new TextDecoder();

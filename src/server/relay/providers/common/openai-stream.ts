@@ -5,7 +5,7 @@
  * upstream is hidden from clients that did not ask for `include_usage` (docs/relay.md#openai-request-adjustments), and
  * synthesised at the end for clients that asked when upstream sent none.
  */
-import type { SseEvent, StreamConverter, StreamStep, Usage, UpstreamError } from '../types';
+import { PLAIN_EVENT_OVERHEAD, type SseEvent, type StreamConverter, type StreamStep, type Usage, type UpstreamError } from '../types';
 import { type ChunkMeta, sseJson, usageChunk } from './chunks';
 import { errorFromBody } from './errors';
 import { arr, isRecord, type JsonObject, num, obj, parseJson, str } from './json';
@@ -97,9 +97,6 @@ function markerAt(text: string, from: number): number {
   return usage === -1 ? error : Math.min(error, usage);
 }
 
-/** `data: ` and the blank line around a plain event's data. */
-const PLAIN_EVENT_CHARS = 8;
-
 /** What the reused fast-path step holds between two upstream reads. */
 const RELEASED: SseEvent = { data: '' };
 
@@ -153,7 +150,7 @@ export class OpenAIPassThroughStream implements StreamConverter {
 
   /** Whether the next event of a plain read holds a marker (called for every event of it, in order). */
   private plainEventMarked(data: string): boolean {
-    const end = this.eventAt + PLAIN_EVENT_CHARS + data.length;
+    const end = this.eventAt + PLAIN_EVENT_OVERHEAD + data.length;
     this.eventAt = end;
     if (this.nextMarker >= end) return false;
     this.nextMarker = markerAt(this.chunkText, end);
